@@ -1,0 +1,75 @@
+#pragma once
+// Options of the MPCC homotopy solver (fesd.md §5). Plain struct with validated, documented
+// defaults (nosnoc M-new defaults unless stated); option_table() is the one place that lists every
+// option with its meaning, used by the file reader, the CLI and the generated docs.
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace stasis::mpcc {
+
+enum class Relaxation {
+  ScholtesIneq,  ///< G_i H_i - σ <= 0 (default)
+  ScholtesEq,    ///< G_i H_i - σ == 0
+  Ell1Penalty,   ///< no rows; objective + (1/σ) Σ G_i H_i
+};
+enum class Steering {
+  Direct,  ///< σ is the homotopy parameter itself (default)
+  EllInf,  ///< one elastic variable s in [s_min, s_max], rows ψ(G_i, H_i, s), objective + s/σ
+  Ell1,    ///< one elastic variable per pair, objective + Σ s_i / σ
+};
+enum class SigmaUpdate { Linear, Superlinear };
+
+struct HomotopyOptions {
+  Relaxation relaxation = Relaxation::ScholtesIneq;
+  Steering steering = Steering::Direct;
+  double sigma0 = 1.0;                 ///< initial relaxation parameter
+  double kappa = 0.1;                  ///< σ ← κσ (linear update)
+  SigmaUpdate update = SigmaUpdate::Linear;
+  double exponent = 1.5;               ///< superlinear update: σ ← max(σ_N, min(κσ, σ^exponent))
+  double complementarity_tol = 1e-9;   ///< stop when max_i G_i H_i <= this
+  double sigma_final = 1e-9;           ///< σ_N (effective value min(0.1·tol, σ_N))
+  int max_steps = 0;                   ///< 0 = ceil(|log(σ_N/σ0)/log κ|)
+  double elastic_min = 0.0;            ///< bounds and start of the elastic variables (steering ell_inf/ell_1)
+  double elastic_max = 10.0;
+  double elastic_start = 1.0;
+  bool objective_scaling_direct = true;  ///< steering objective f + s/σ (true) or σ f + s (false)
+  bool warm_start_duals = false;       ///< pass the previous step's multipliers to IPOPT
+  std::string linear_solver = "mumps"; ///< IPOPT linear solver (mumps; ma27/ma57/... if HSL is installed)
+  int max_iter = 500;                  ///< IPOPT iterations per homotopy step
+  double tol = 1e-12;                  ///< IPOPT tol, dual_inf_tol and compl_inf_tol
+  double acceptable_tol = 1e-6;        ///< IPOPT acceptable_tol
+  double timeout_s = 0.0;              ///< wall-time limit of the whole homotopy (0 = none)
+  std::string preset = "default";      ///< default | nosnoc
+  int print_level = 0;                 ///< IPOPT print_level (the CLI's --verbose sets 5)
+  /// Any further IPOPT option, passed verbatim (value parsed as int, then double, else string).
+  std::map<std::string, std::string> ipopt;
+
+  /// Throws stasis::Error naming the option if a value is out of range.
+  void validate() const;
+};
+
+/// One documented option: name (as in problem files), default (as text), meaning, and a setter
+/// that parses a text value and throws stasis::Error with the allowed values when it is invalid.
+struct OptionInfo {
+  std::string name;
+  std::string default_value;
+  std::string description;
+  std::function<void(HomotopyOptions&, const std::string&)> set;
+};
+const std::vector<OptionInfo>& option_table();
+
+/// Set an option by name from text (throws stasis::Error for an unknown name, listing valid
+/// names, or an invalid value). "ipopt.NAME" sets an IPOPT option.
+void set_option(HomotopyOptions& options, const std::string& name, const std::string& value);
+
+/// Apply a preset: "nosnoc" reproduces nosnoc's homotopy and IPOPT settings exactly
+/// (fesd.md §5.4–5.5); "default" is stasis's own.
+void apply_preset(HomotopyOptions& options, const std::string& preset);
+
+const char* to_string(Relaxation r);
+const char* to_string(Steering s);
+const char* to_string(SigmaUpdate u);
+
+}  // namespace stasis::mpcc
