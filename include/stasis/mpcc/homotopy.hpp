@@ -1,0 +1,78 @@
+#pragma once
+// mpcc::Homotopy — solves an MPCC as a sequence of relaxed smooth NLPs with IPOPT while σ → 0,
+// until the complementarity residual max_i G_i H_i is below tolerance (fesd.md §5.2–§5.4).
+//
+// The relaxed NLP is built and compiled once at construction; σ, 1/σ and the objective scaling
+// are runtime parameters. The solver can be re-solved with new bounds, start point or
+// parameters (e.g. a new x0 in MPC or the next simulation step) without rebuilding.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "stasis/mpcc/options.hpp"
+#include "stasis/mpcc/problem.hpp"
+#include "stasis/nlp/ipopt_solver.hpp"
+#include "stasis/nlp/problem.hpp"
+
+namespace stasis::mpcc {
+
+/// One homotopy step.
+struct StepStats {
+  int step = 0;
+  double sigma = 0.0;
+  double residual = 0.0;      ///< max_i G_i H_i after the step
+  double objective = 0.0;     ///< the problem's own objective after the step
+  int iterations = 0;         ///< IPOPT iterations of the step
+  nlp::Status status = nlp::Status::InternalError;
+  double wall_time_s = 0.0;
+  double evaluation_time_s = 0.0;  ///< share spent evaluating functions and derivatives
+  double constraint_violation = 0.0;
+};
+
+struct Result {
+  bool converged = false;
+  std::string message;
+  std::vector<double> w;  ///< the MPCC's variables (elastic variables removed)
+  double objective = 0.0;
+  double residual = 0.0;
+  double initial_residual = 0.0;
+  int nlp_iterations = 0;
+  int nlp_solves = 0;
+  double wall_time_s = 0.0;
+  double evaluation_time_s = 0.0;
+  nlp::Status last_status = nlp::Status::InternalError;
+  std::vector<StepStats> steps;
+  nlp::Multipliers multipliers;  ///< of the last relaxed NLP (for warm starts)
+};
+
+class Homotopy {
+ public:
+  Homotopy(const Problem& problem, const HomotopyOptions& options = {});
+  ~Homotopy();
+
+  /// Called after every homotopy step (progress lines).
+  std::function<void(const StepStats&)> on_step;
+
+  /// Solve from the problem's start point (or from w0, of length n_variables of the MPCC).
+  Result solve();
+  Result solve(const std::vector<double>& w0);
+
+  /// The relaxed NLP: its first n_variables() variables and first n_parameters() parameters are
+  /// the MPCC's, so bounds, start values and parameters can be changed between solves.
+  nlp::Problem& relaxed();
+  const Problem& problem() const { return problem_; }
+  const HomotopyOptions& options() const { return options_; }
+  /// Number of homotopy steps the loop may take (fesd.md §5.4, N_homotopy).
+  int max_steps() const;
+  /// The effective final σ: min(0.1·complementarity_tol, sigma_final).
+  double sigma_final() const;
+
+ private:
+  struct Impl;
+  const Problem& problem_;
+  HomotopyOptions options_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace stasis::mpcc

@@ -1,0 +1,299 @@
+// The relaxed NLP and the σ → 0 homotopy loop (fesd.md §5).
+#include "stasis/mpcc/homotopy.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "stasis/error.hpp"
+
+namespace stasis::mpcc {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+int local_index_of(const sym::Vector& variables, const sym::Expr& e) {
+  if (!e.is_symbol()) return -1;
+  for (std::size_t i = 0; i < variables.size(); ++i)
+    if (sym::is_same(variables[i], e)) return static_cast<int>(i);
+  return -1;
+}
+}  // namespace
+
+struct Homotopy::Impl {
+  nlp::Problem relaxed;
+  std::unique_ptr<nlp::IpoptSolver> ipopt;
+  Index sigma_param = -1, weight_param = -1, scale_param = -1;
+  std::vector<Index> elastic_variables;  // all elastic variables of the relaxed NLP
+};
+
+Homotopy::Homotopy(const Problem& problem, const HomotopyOptions& options)
+    : problem_(problem), options_(options), impl_(std::make_unique<Impl>()) {
+  options_.validate();
+  nlp::Problem& nlp = impl_->relaxed;
+  const std::size_t n_w = problem.n_variables();
+  for (std::size_t i = 0; i < n_w; ++i)
+    nlp.add_variable(problem.variable_names[i], problem.lower()[i], problem.upper()[i], problem.start()[i]);
+  for (std::size_t i = 0; i < problem.n_parameters(); ++i)
+    nlp.add_parameter(problem.parameter_names[i], problem.parameter_values()[i]);
+  impl_->sigma_param = nlp.add_parameter("sigma", options_.sigma0);
+  impl_->weight_param = nlp.add_parameter("steering_weight", 1.0);
+  impl_->scale_param = nlp.add_parameter("objective_scale", 1.0);
+
+  const bool has_rows = options_.relaxation != Relaxation::Ell1Penalty;
+  const Steering steering = has_rows ? options_.steering : Steering::Direct;
+  Index elastic_inf = -1;
+  if (steering == Steering::EllInf && problem.n_pairs() > 0) {
+    elastic_inf = nlp.add_variable("elastic", options_.elastic_min, options_.elastic_max, options_.elastic_start);
+    impl_->elastic_variables.push_back(elastic_inf);
+    sym::Expr s = sym::Expr::symbol("elastic"), weight = sym::Expr::symbol("steering_weight");
+    nlp::BlockModel obj{"elastic_objective", {s}, {weight}, weight * s, {}, {}};
+    nlp.add_block(nlp.add_block_kind(obj), {elastic_inf}, {impl_->weight_param});
+  }
+
+  // One relaxed NLP kind per MPCC kind; remember which pairs are plain variables (bounds instead of rows).
+  struct KindInfo {
+    int nlp_kind;
+    std::size_t n_elastic;
+    std::vector<int> nonneg_local_variables;
+    std::size_t n_extra_rows_lower_only;  // relaxed rows come first, then G >= 0 / H >= 0 rows
+    std::vector<double> extra_lower, extra_upper;
+  };
+  std::vector<KindInfo> infos;
+  for (const CompiledKind& ck : problem.kinds()) {
+    const BlockModel& m = ck.model;
+    nlp::BlockModel r;
+    r.name = m.name;
+    r.variables = m.variables;
+    r.parameters = m.parameters;
+    sym::Expr sigma = sym::Expr::symbol("sigma"), weight = sym::Expr::symbol("steering_weight"),
+              scale = sym::Expr::symbol("objective_scale");
+    r.parameters.insert(r.parameters.end(), {sigma, weight, scale});
+    r.constraints = m.constraints;
+    r.constraint_names = m.constraint_names;
+    if (r.constraint_names.empty() && !m.constraints.empty())
+      for (std::size_t i = 0; i < m.constraints.size(); ++i) r.constraint_names.push_back("row " + std::to_string(i));
+    KindInfo info{};
+    sym::Expr objective = scale * m.objective;
+    const std::size_t n_pairs = m.G.size();
+    sym::Vector elastic;
+    if (steering == Steering::EllInf && n_pairs > 0) {
+      elastic = {sym::Expr::symbol("elastic")};
+    } else if (steering == Steering::Ell1 && n_pairs > 0) {
+      elastic = sym::symbols(m.name + ".elastic", n_pairs);
+      for (const auto& s : elastic) objective = objective + weight * s;
+    }
+    info.n_elastic = elastic.size();
+    r.variables.insert(r.variables.end(), elastic.begin(), elastic.end());
+    const bool equality = options_.relaxation == Relaxation::ScholtesEq;
+    auto pair_name = [&](std::size_t i) {
+      return m.pair_names.empty() ? "pair " + std::to_string(i) : m.pair_names[i];
+    };
+    for (std::size_t i = 0; i < n_pairs; ++i) {
+      sym::Expr product = m.G[i] * m.H[i];
+      if (!has_rows) {
+        objective = objective + weight * product;
+        continue;
+      }
+      sym::Expr bound = steering == Steering::Direct ? sigma : (steering == Steering::EllInf ? elastic[0] : elastic[i]);
+      r.constraints.push_back(product - bound);
+      r.constraint_names.push_back("relaxed complementarity " + pair_name(i));
+      info.extra_lower.push_back(equality ? 0.0 : -kInf);
+      info.extra_upper.push_back(0.0);
+    }
+    if (!m.nonnegativity_implied) {
+      for (std::size_t i = 0; i < n_pairs; ++i) {
+        for (int side = 0; side < 2; ++side) {
+          const sym::Expr& e = side == 0 ? m.G[i] : m.H[i];
+          int local = local_index_of(m.variables, e);
+          if (local >= 0) {
+            info.nonneg_local_variables.push_back(local);
+          } else if (!e.is_constant() || e.constant_value() < 0) {
+            r.constraints.push_back(e);
+            r.constraint_names.push_back(std::string(side == 0 ? "G" : "H") + " >= 0 of " + pair_name(i));
+            info.extra_lower.push_back(0.0);
+            info.extra_upper.push_back(kInf);
+          }
+        }
+      }
+    }
+    r.objective = objective;
+    info.nlp_kind = nlp.add_block_kind(r);
+    infos.push_back(std::move(info));
+  }
+
+  for (const BlockInstance& b : problem.blocks()) {
+    const KindInfo& info = infos[static_cast<std::size_t>(b.kind)];
+    std::vector<Index> vars = b.variables;
+    if (info.n_elastic > 0) {
+      if (steering == Steering::EllInf) {
+        vars.push_back(elastic_inf);
+      } else {
+        for (std::size_t i = 0; i < info.n_elastic; ++i) {
+          Index s = nlp.add_variable(b.label + ".elastic[" + std::to_string(i) + "]", options_.elastic_min,
+                                     options_.elastic_max, options_.elastic_start);
+          impl_->elastic_variables.push_back(s);
+          vars.push_back(s);
+        }
+      }
+    }
+    std::vector<Index> pars = b.parameters;
+    pars.insert(pars.end(), {impl_->sigma_param, impl_->weight_param, impl_->scale_param});
+    std::vector<double> lo = b.row_lower, up = b.row_upper;
+    lo.insert(lo.end(), info.extra_lower.begin(), info.extra_lower.end());
+    up.insert(up.end(), info.extra_upper.begin(), info.extra_upper.end());
+    nlp.add_block(info.nlp_kind, vars, pars, lo, up, b.label);
+    for (int local : info.nonneg_local_variables) {
+      auto g = static_cast<std::size_t>(b.variables[static_cast<std::size_t>(local)]);
+      nlp.variable_lower()[g] = std::max(nlp.variable_lower()[g], 0.0);
+    }
+  }
+  nlp.finalize();
+
+  impl_->ipopt = std::make_unique<nlp::IpoptSolver>();
+  nlp::IpoptSolver& ip = *impl_->ipopt;
+  // fesd.md §5.5: nosnoc's IPOPT settings; the default preset uses the same until measurements
+  // on the examples show better ones (see docs/homotopy.md).
+  ip.set_option("print_level", options_.print_level);
+  ip.set_option("max_iter", options_.max_iter);
+  ip.set_option("bound_relax_factor", 0.0);
+  ip.set_option("tol", options_.tol);
+  ip.set_option("dual_inf_tol", options_.tol);
+  ip.set_option("compl_inf_tol", options_.tol);
+  ip.set_option("acceptable_tol", options_.acceptable_tol);
+  ip.set_option("mu_strategy", std::string("adaptive"));
+  ip.set_option("mu_oracle", std::string("quality-function"));
+  ip.set_option("linear_solver", options_.linear_solver);
+  for (const auto& [k, v] : options_.ipopt) ip.set_option(k, v);
+}
+
+Homotopy::~Homotopy() = default;
+
+nlp::Problem& Homotopy::relaxed() { return impl_->relaxed; }
+
+double Homotopy::sigma_final() const { return std::min(0.1 * options_.complementarity_tol, options_.sigma_final); }
+
+int Homotopy::max_steps() const {
+  if (options_.max_steps > 0) return options_.max_steps;
+  // fesd.md §5.4: ceil(|log(σ_N/σ0)/log κ|), evaluated in double as nosnoc does (11 by default).
+  return static_cast<int>(std::ceil(std::fabs(std::log(sigma_final() / options_.sigma0) / std::log(options_.kappa))));
+}
+
+Result Homotopy::solve() {
+  std::vector<double> w0(impl_->relaxed.start().begin(),
+                         impl_->relaxed.start().begin() + static_cast<std::ptrdiff_t>(problem_.n_variables()));
+  return solve(w0);
+}
+
+Result Homotopy::solve(const std::vector<double>& w0_mpcc) {
+  const auto t_start = Clock::now();
+  nlp::Problem& nlp = impl_->relaxed;
+  const std::size_t n_w = problem_.n_variables();
+  if (w0_mpcc.size() != n_w)
+    throw Error("Homotopy::solve: start point has " + std::to_string(w0_mpcc.size()) + " entries, the MPCC has " +
+                std::to_string(n_w) + " variables");
+  // Parameters of the MPCC may have been changed by the caller on the relaxed problem directly;
+  // the MPCC's own values are only the construction-time defaults.
+  std::vector<double> w = nlp.start();
+  std::copy(w0_mpcc.begin(), w0_mpcc.end(), w.begin());
+  for (Index s : impl_->elastic_variables) w[static_cast<std::size_t>(s)] = options_.elastic_start;
+  nlp.check_bounds();
+  // A start outside the bounds is legal for IPOPT (it projects), but the finiteness check must
+  // see the point IPOPT will evaluate first, so clamp before checking.
+  std::vector<double> w_check = w;
+  for (std::size_t i = 0; i < w.size(); ++i)
+    w_check[i] = std::clamp(w[i], nlp.variable_lower()[i], nlp.variable_upper()[i]);
+  nlp.check_finite_at(w_check.data());
+
+  auto mpcc_part = [&](const std::vector<double>& full) {
+    return std::vector<double>(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n_w));
+  };
+  // Residual and objective use the MPCC's parameter values as currently set on the relaxed
+  // problem (its first n_parameters entries), which callers may change between solves.
+  const std::vector<double> par(nlp.parameters().begin(),
+                                nlp.parameters().begin() + static_cast<std::ptrdiff_t>(problem_.n_parameters()));
+
+  Result res;
+  res.initial_residual = problem_.complementarity_residual(mpcc_part(w), &par);
+  const double sigma_N = sigma_final();
+  const int N = max_steps();
+  const bool nosnoc = options_.preset == "nosnoc";
+  double sigma = options_.sigma0;
+  double r = 1.0;
+  bool failed = false, timeout = false;
+  nlp::Multipliers zeros{std::vector<double>(nlp.n_constraints(), 0.0), std::vector<double>(w.size(), 0.0),
+                         std::vector<double>(w.size(), 0.0)};
+  nlp::Multipliers previous;
+  bool have_previous = false;
+  int i = 0;
+  while ((r > options_.complementarity_tol || failed) && i < N && (sigma > sigma_N || i == 0) && !timeout) {
+    if (i > 0) {
+      if (options_.update == SigmaUpdate::Linear)
+        sigma = options_.kappa * sigma;
+      else
+        sigma = std::max(sigma_N, std::min(options_.kappa * sigma, std::pow(sigma, options_.exponent)));
+    }
+    nlp.set_parameter(impl_->sigma_param, sigma);
+    nlp.set_parameter(impl_->weight_param, options_.objective_scaling_direct ? 1.0 / sigma : 1.0);
+    nlp.set_parameter(impl_->scale_param, options_.objective_scaling_direct ? 1.0 : sigma);
+    if (options_.timeout_s > 0) {
+      double left = options_.timeout_s - std::chrono::duration<double>(Clock::now() - t_start).count();
+      impl_->ipopt->set_option("max_cpu_time", std::max(left, 1e-3));
+    }
+    const nlp::Multipliers* warm = nullptr;
+    if (options_.warm_start_duals && have_previous)
+      warm = &previous;
+    else if (nosnoc)
+      warm = &zeros;  // nosnoc: warm_start_init_point yes with zero initial multipliers
+    nlp::SolveResult sr = impl_->ipopt->solve(nlp, w, warm);
+    w = sr.w;
+    previous = sr.multipliers;
+    have_previous = true;
+    failed = !nlp::is_success(sr.status);
+    timeout = sr.status == nlp::Status::MaxTime;
+    if (options_.timeout_s > 0 &&
+        std::chrono::duration<double>(Clock::now() - t_start).count() >= options_.timeout_s)
+      timeout = true;
+    std::vector<double> wm = mpcc_part(w);
+    r = problem_.complementarity_residual(wm, &par);
+    StepStats st;
+    st.step = i;
+    st.sigma = sigma;
+    st.residual = r;
+    st.objective = problem_.objective(wm, &par);
+    st.iterations = sr.iterations;
+    st.status = sr.status;
+    st.wall_time_s = sr.wall_time_s;
+    st.evaluation_time_s = sr.evaluation_time_s;
+    st.constraint_violation = sr.constraint_violation;
+    res.steps.push_back(st);
+    res.nlp_iterations += sr.iterations;
+    res.evaluation_time_s += sr.evaluation_time_s;
+    res.last_status = sr.status;
+    if (!sr.message.empty()) res.message = sr.message;
+    if (on_step) on_step(st);
+    ++i;
+  }
+  res.nlp_solves = i;
+  res.w = mpcc_part(w);
+  res.multipliers = previous;
+  res.residual = r;
+  res.objective = problem_.objective(res.w, &par);
+  res.converged = r <= options_.complementarity_tol * (1 + std::numeric_limits<double>::epsilon()) && !failed &&
+                  !timeout;
+  if (res.converged) {
+    res.message = "complementarity residual " + std::to_string(r) + " <= tolerance";
+  } else if (timeout) {
+    res.message = "time limit reached";
+  } else if (failed) {
+    res.message = std::string("last NLP ended with ") + nlp::to_string(res.last_status) +
+                  (res.message.empty() ? "" : ": " + res.message);
+  } else {
+    res.message = "σ reached its final value but the complementarity residual is above tolerance";
+  }
+  res.wall_time_s = std::chrono::duration<double>(Clock::now() - t_start).count();
+  return res;
+}
+
+}  // namespace stasis::mpcc

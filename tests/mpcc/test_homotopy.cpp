@@ -1,0 +1,141 @@
+// MPCC homotopy on small MPCCs with known solutions, in every relaxation and steering mode.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "stasis/error.hpp"
+#include "stasis/mpcc/homotopy.hpp"
+#include "stasis/sym.hpp"
+
+using namespace stasis;
+using namespace stasis::mpcc;
+using sym::Expr;
+
+namespace {
+
+// fesd.md T8: min (x1−1)² + x2³ + x2² s.t. 0 <= x1 ⟂ x2 >= 0, start (0, 0); solution (1, 0), f* = 0.
+Problem t8_problem() {
+  Problem p;
+  Index x = p.add_variables("x", 2, -kInf, kInf, 0.0);
+  sym::Vector xs = sym::symbols("x", 2);
+  BlockModel m;
+  m.name = "t8";
+  m.variables = xs;
+  m.objective = sq(xs[0] - 1.0) + pow(xs[1], 3.0) + sq(xs[1]);
+  m.G = {xs[0]};
+  m.H = {xs[1]};
+  p.add_block(p.add_block_kind(m), {x, x + 1});
+  return p;
+}
+
+// min x1 + x2 − x3 s.t. 4x1 >= x3, 4x2 >= x3, 0 <= x1 ⟂ x2 >= 0: unique minimizer (0, 0, 0),
+// C-stationary but not S-stationary (the second example).
+Problem not_s_stationary_problem() {
+  Problem p;
+  Index x = p.add_variables("x", 3, -kInf, kInf, 1.0);
+  sym::Vector xs = sym::symbols("x", 3);
+  BlockModel m;
+  m.name = "cstat";
+  m.variables = xs;
+  m.objective = xs[0] + xs[1] - xs[2];
+  m.constraints = {4.0 * xs[0] - xs[2], 4.0 * xs[1] - xs[2]};
+  m.G = {xs[0]};
+  m.H = {xs[1]};
+  p.add_block(p.add_block_kind(m), {x, x + 1, x + 2}, {}, {0.0, 0.0}, {kInf, kInf});
+  return p;
+}
+
+struct Mode {
+  Relaxation relaxation;
+  Steering steering;
+};
+
+std::vector<Mode> all_modes() {
+  return {{Relaxation::ScholtesIneq, Steering::Direct}, {Relaxation::ScholtesIneq, Steering::EllInf},
+          {Relaxation::ScholtesIneq, Steering::Ell1},   {Relaxation::ScholtesEq, Steering::Direct},
+          {Relaxation::ScholtesEq, Steering::EllInf},   {Relaxation::ScholtesEq, Steering::Ell1},
+          {Relaxation::Ell1Penalty, Steering::Direct}};
+}
+
+}  // namespace
+
+TEST(Homotopy, DefaultScheduleIsNosnocs) {
+  // fesd.md T12: N_homotopy = 11, σ = 1, 0.1, ..., 1e-10 (repeated ×0.1).
+  Problem p = t8_problem();
+  Homotopy h(p);
+  EXPECT_EQ(h.max_steps(), 11);
+  EXPECT_DOUBLE_EQ(h.sigma_final(), 1e-10);
+}
+
+TEST(Homotopy, T8EveryRelaxationAndSteering) {
+  for (const Mode& mode : all_modes()) {
+    Problem p = t8_problem();
+    HomotopyOptions o;
+    o.relaxation = mode.relaxation;
+    o.steering = mode.steering;
+    Homotopy h(p, o);
+    Result r = h.solve();
+    SCOPED_TRACE(std::string(to_string(mode.relaxation)) + " / " + to_string(mode.steering));
+    EXPECT_TRUE(r.converged) << r.message;
+    EXPECT_LE(r.residual, 1e-9);
+    // tolerance 1e-6: the relaxed solutions converge like sqrt(σ) for Scholtes at the final σ=1e-10
+    EXPECT_NEAR(r.w[0], 1.0, 1e-6);
+    EXPECT_NEAR(r.w[1], 0.0, 1e-6);
+    EXPECT_NEAR(r.objective, 0.0, 1e-9);
+  }
+}
+
+TEST(Homotopy, NotSStationaryEveryRelaxationAndSteering) {
+  for (const Mode& mode : all_modes()) {
+    Problem p = not_s_stationary_problem();
+    HomotopyOptions o;
+    o.relaxation = mode.relaxation;
+    o.steering = mode.steering;
+    Homotopy h(p, o);
+    Result r = h.solve();
+    SCOPED_TRACE(std::string(to_string(mode.relaxation)) + " / " + to_string(mode.steering));
+    EXPECT_TRUE(r.converged) << r.message;
+    EXPECT_LE(r.residual, 1e-9);
+    // The relaxed minimizers approach the origin like sqrt(σ) (x1 = x2 = sqrt(σ), x3 = 4 sqrt(σ) for
+    // Scholtes), so at residual <= 1e-9 the distance is at most 4·sqrt(1e-9) ≈ 1.3e-4.
+    for (int i = 0; i < 3; ++i) EXPECT_NEAR(r.w[static_cast<std::size_t>(i)], 0.0, 4 * std::sqrt(1e-9) * 1.01);
+  }
+}
+
+TEST(Homotopy, ProgressCallbackAndStatistics) {
+  Problem p = t8_problem();
+  Homotopy h(p);
+  int calls = 0;
+  h.on_step = [&](const StepStats& s) {
+    EXPECT_EQ(s.step, calls);
+    EXPECT_GT(s.sigma, 0.0);
+    ++calls;
+  };
+  Result r = h.solve();
+  EXPECT_EQ(calls, r.nlp_solves);
+  EXPECT_EQ(static_cast<int>(r.steps.size()), r.nlp_solves);
+  EXPECT_GT(r.nlp_iterations, 0);
+  // σ decreases by κ = 0.1 per step
+  for (std::size_t i = 1; i < r.steps.size(); ++i) EXPECT_NEAR(r.steps[i].sigma, 0.1 * r.steps[i - 1].sigma, 1e-20);
+}
+
+TEST(Homotopy, NosnocPresetConvergesToo) {
+  Problem p = t8_problem();
+  HomotopyOptions o;
+  apply_preset(o, "nosnoc");
+  Homotopy h(p, o);
+  Result r = h.solve();
+  EXPECT_TRUE(r.converged) << r.message;
+  EXPECT_NEAR(r.w[0], 1.0, 1e-6);
+}
+
+TEST(Homotopy, BadOptionsAreRejected) {
+  HomotopyOptions o;
+  EXPECT_THROW(set_option(o, "sigma_zero", "1"), Error);
+  EXPECT_THROW(set_option(o, "relaxation", "scholtes"), Error);
+  EXPECT_THROW(set_option(o, "kappa", "abc"), Error);
+  o.kappa = 1.5;
+  EXPECT_THROW(o.validate(), Error);
+  set_option(o, "ipopt.mu_strategy", "monotone");
+  EXPECT_EQ(o.ipopt.at("mu_strategy"), "monotone");
+}
