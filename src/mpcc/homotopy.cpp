@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "stasis/error.hpp"
@@ -247,15 +248,20 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc) {
     else if (nosnoc)
       warm = &zeros;  // nosnoc: warm_start_init_point yes with zero initial multipliers
     nlp::SolveResult sr = impl_->ipopt->solve(nlp, w, warm);
-    w = sr.w;
-    previous = sr.multipliers;
-    have_previous = true;
     failed = !nlp::is_success(sr.status);
+    // nosnoc continues from whatever a failed NLP returned (fesd.md §5.4). That point can be
+    // useless (a diverged iterate of an unbounded relaxation, e.g. an ℓ1 penalty whose weight
+    // 1/σ is still too small), so by default the next step restarts from the last good iterate.
+    if (!failed || nosnoc) {
+      w = sr.w;
+      previous = sr.multipliers;
+      have_previous = true;
+    }
     timeout = sr.status == nlp::Status::MaxTime;
     if (options_.timeout_s > 0 &&
         std::chrono::duration<double>(Clock::now() - t_start).count() >= options_.timeout_s)
       timeout = true;
-    std::vector<double> wm = mpcc_part(w);
+    std::vector<double> wm = mpcc_part(failed ? sr.w : w);
     r = problem_.complementarity_residual(wm, &par);
     StepStats st;
     st.step = i;
@@ -278,12 +284,14 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc) {
   res.nlp_solves = i;
   res.w = mpcc_part(w);
   res.multipliers = previous;
-  res.residual = r;
+  res.residual = failed ? problem_.complementarity_residual(res.w, &par) : r;
   res.objective = problem_.objective(res.w, &par);
   res.converged = r <= options_.complementarity_tol * (1 + std::numeric_limits<double>::epsilon()) && !failed &&
                   !timeout;
   if (res.converged) {
-    res.message = "complementarity residual " + std::to_string(r) + " <= tolerance";
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "complementarity residual %.2e <= %.2e", r, options_.complementarity_tol);
+    res.message = buf;
   } else if (timeout) {
     res.message = "time limit reached";
   } else if (failed) {

@@ -1,0 +1,18 @@
+#pragma once
+#include <string>
+#include <vector>
+
+namespace stasis::cli {
+
+struct CommonOptions {
+  std::string file;
+  std::vector<std::string> overrides;
+  std::string out_dir;
+  bool quiet = false;
+  bool verbose = false;
+};
+
+int run_mpcc(const CommonOptions& options);
+int run_check(const CommonOptions& options);
+
+}  // namespace stasis::cli

@@ -1,0 +1,168 @@
+// End-to-end tests of `stasis mpcc` and `stasis check` on the example files: known solutions in
+// every relaxation and steering mode, result.json contents, and clear errors on bad input.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+struct CliRun {
+  int exit_code;
+  std::string output;  // stdout and stderr
+};
+
+CliRun run(const std::string& args) {
+  std::string cmd = std::string(STASIS_CLI) + " " + args + " 2>&1";
+  CliRun r{0, ""};
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return {-1, "popen failed"};
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
+  int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string example(const std::string& name) { return std::string(STASIS_SOURCE_DIR) + "/examples/mpcc/" + name; }
+
+std::string temp_dir(const std::string& name) {
+  auto p = std::filesystem::temp_directory_path() / ("stasis_test_cli_" + name);
+  std::filesystem::remove_all(p);
+  return p.string();
+}
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+std::string write_temp_file(const std::string& name, const std::string& text) {
+  auto p = std::filesystem::temp_directory_path() / name;
+  std::ofstream(p) << text;
+  return p.string();
+}
+
+// Known solutions, from the examples' header comments (sources there). Degenerate solutions are
+// approached like sqrt(σ) by the relaxations, so at residual <= 1e-9 their tolerance is
+// 4·sqrt(1e-9) (the largest factor among the examples' relaxed minimizers); strictly
+// complementary ones converge much faster (1e-6).
+struct Known {
+  std::string file;
+  std::map<std::string, double> solution;
+  double objective;
+  double tolerance;
+};
+const Known kKnown[] = {
+    {"ralph_example.yaml", {{"x1", 1.0}, {"x2", 0.0}}, 0.0, 1e-6},
+    {"not_s_stationary.yaml", {{"x1", 0.0}, {"x2", 0.0}, {"x3", 0.0}}, 0.0, 4 * std::sqrt(1e-9) * 1.01},
+    {"ralph2.yaml", {{"x", 0.0}, {"y", 0.0}}, 0.0, 4 * std::sqrt(1e-9) * 1.01},
+    {"scholtes5.yaml", {{"z1", 1.0}, {"z2", 2.0}, {"z3", 0.0}}, 1.0, 1e-6},
+    {"bard1.yaml", {{"x", 1.0}, {"y", 0.0}, {"l1", 3.5}, {"l2", 0.0}, {"l3", 0.0}}, 17.0, 1e-6},
+};
+
+const std::pair<const char*, const char*> kModes[] = {
+    {"scholtes_ineq", "direct"}, {"scholtes_ineq", "ell_inf"}, {"scholtes_ineq", "ell_1"},
+    {"scholtes_eq", "direct"},   {"scholtes_eq", "ell_inf"},   {"scholtes_eq", "ell_1"},
+    {"ell1_penalty", "direct"},
+};
+
+}  // namespace
+
+TEST(CliMpcc, ExamplesReachKnownSolutionsInEveryMode) {
+  for (const Known& k : kKnown) {
+    for (const auto& [relaxation, steering] : kModes) {
+      SCOPED_TRACE(k.file + " " + relaxation + "/" + steering);
+      std::string out = temp_dir(k.file + relaxation + steering);
+      CliRun r = run("mpcc " + example(k.file) + " --quiet --out " + out + " -o options.relaxation=" + relaxation +
+                  " -o options.steering=" + steering);
+      ASSERT_EQ(r.exit_code, 0) << r.output;
+      auto j = read_json(out + "/result.json");
+      EXPECT_EQ(j["status"], "converged");
+      EXPECT_LE(j["complementarity_residual"].get<double>(), 1e-9);
+      auto solution = k.solution;
+      double objective = k.objective;
+      if (k.file == "scholtes5.yaml" && std::string(relaxation) == "scholtes_eq" && std::string(steering) != "ell_1") {
+        // A known limitation, asserted so that it stays documented: with one σ (or one elastic
+        // variable) for both pairs, z1·z3 = σ = z2·z3 forces z1 = z2 along the whole path, so the
+        // equality relaxation can only reach (1.5, 1.5, 0), f = 1.5 — feasible, not stationary.
+        // Per-pair elastic variables (ell_1) remove the coupling and reach z* (checked below).
+        solution = {{"z1", 1.5}, {"z2", 1.5}, {"z3", 0.0}};
+        objective = 1.5;
+      }
+      for (const auto& [name, value] : solution) EXPECT_NEAR(j["variables"][name].get<double>(), value, k.tolerance) << name;
+      EXPECT_NEAR(j["objective"].get<double>(), objective, 10 * k.tolerance);
+    }
+  }
+}
+
+TEST(CliMpcc, ResultFileAndProgressLines) {
+  std::string out = temp_dir("progress");
+  CliRun r = run("mpcc " + example("ralph_example.yaml") + " --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("sigma"), std::string::npos);
+  EXPECT_NE(r.output.find("converged"), std::string::npos);
+  auto j = read_json(out + "/result.json");
+  ASSERT_TRUE(j["solver"]["homotopy"].is_array());
+  EXPECT_GE(j["solver"]["homotopy"].size(), 1u);
+  for (const char* key : {"sigma", "residual", "objective", "iterations", "status", "wall_time_s"})
+    EXPECT_TRUE(j["solver"]["homotopy"][0].contains(key)) << key;
+  EXPECT_GT(j["solver"]["nlp_iterations"].get<int>(), 0);
+  // one progress line per homotopy step
+  std::size_t lines = 0;
+  for (std::size_t p = r.output.find("Solve_Succeeded"); p != std::string::npos; p = r.output.find("Solve_Succeeded", p + 1))
+    ++lines;
+  EXPECT_EQ(lines, j["solver"]["homotopy"].size());
+}
+
+TEST(CliMpcc, NosnocPresetRunsTheSameProblem) {
+  std::string out = temp_dir("nosnoc");
+  CliRun r = run("mpcc " + example("bard1.yaml") + " --quiet --out " + out + " -o options.preset=nosnoc");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NEAR(read_json(out + "/result.json")["objective"].get<double>(), 17.0, 1e-5);
+}
+
+TEST(CliMpcc, CheckPrintsSizes) {
+  CliRun r = run("check " + example("bard1.yaml"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("complementarity pairs"), std::string::npos) << r.output;
+}
+
+TEST(CliMpcc, BadInputGivesCleanErrors) {
+  struct Case {
+    std::string name, yaml, expect;
+  };
+  const Case cases[] = {
+      {"malformed_expression.yaml",
+       "kind: mpcc\nvariables:\n  x: {}\nobjective: \"(x - 1\"\n", "malformed_expression.yaml:4:"},
+      {"unknown_key.yaml", "kind: mpcc\nvariables:\n  x: {}\nobjectve: \"x^2\"\n", "objectve"},
+      {"bounds.yaml", "kind: mpcc\nvariables:\n  x: {lower: 2, upper: 1}\nobjective: \"x^2\"\n", "x"},
+      {"nan_start.yaml", "kind: mpcc\nvariables:\n  x: {start: -1}\nobjective: \"log(x)\"\n", "log(x)"},
+      {"undeclared.yaml", "kind: mpcc\nvariables:\n  x: {}\nobjective: \"x + y\"\n", "'y'"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::string file = write_temp_file(c.name, c.yaml);
+    CliRun r = run("mpcc " + file + " --out " + temp_dir(c.name));
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(c.expect), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("internal error"), std::string::npos) << r.output;
+  }
+  CliRun r = run("mpcc " + example("bard1.yaml") + " -o options.sigma_zero=1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("sigma_zero"), std::string::npos) << r.output;
+}
+
+TEST(CliMpcc, HelpOnEveryCommand) {
+  for (const char* cmd : {"", "mpcc ", "simulate ", "solve ", "check ", "report "}) {
+    CliRun r = run(std::string(cmd) + "--help");
+    EXPECT_EQ(r.exit_code, 0) << cmd << r.output;
+    EXPECT_NE(r.output.find("Usage"), std::string::npos) << cmd;
+  }
+}
