@@ -149,7 +149,21 @@ std::string excerpt(const std::string& text, std::size_t offset) {
   return "\n    " + line + "\n    " + pad + "^";
 }
 
-enum class Tok { Number, Name, Plus, Minus, Star, Slash, Caret, LParen, RParen, LBracket, RBracket, Comma, End };
+enum class Tok {
+  Number,
+  Name,
+  Plus,
+  Minus,
+  Star,
+  Slash,
+  Caret,
+  LParen,
+  RParen,
+  LBracket,
+  RBracket,
+  Comma,
+  End
+};
 
 struct Token {
   Tok kind = Tok::End;
@@ -160,7 +174,8 @@ struct Token {
 
 class Parser {
  public:
-  Parser(const std::string& text, std::size_t begin, std::size_t end, const Scope& scope, const Locator& locate)
+  Parser(const std::string& text, std::size_t begin, std::size_t end, const Scope& scope,
+         const Locator& locate)
       : text_(text), end_(end), cursor_(begin), scope_(scope), locate_(locate) {}
 
   sym::Expr parse_all() {
@@ -168,7 +183,8 @@ class Parser {
     if (tok_.kind == Tok::End) fail(tok_.pos, "empty expression, expected a number, a name or '('");
     sym::Expr e = expression();
     if (tok_.kind != Tok::End) {
-      std::string what = "unexpected " + describe(tok_) + ", expected an operator or the end of the expression";
+      std::string what =
+          "unexpected " + describe(tok_) + ", expected an operator or the end of the expression";
       if (tok_.kind == Tok::Name || tok_.kind == Tok::Number || tok_.kind == Tok::LParen)
         what += " (a product needs '*')";
       fail(tok_.pos, what);
@@ -186,7 +202,8 @@ class Parser {
    public:
     DepthGuard(Parser& p, std::size_t pos) : p_(p) {
       if (++p_.depth_ > kMaxDepth)
-        p_.fail(pos, "expression nested too deeply, expected at most " + std::to_string(kMaxDepth) + " levels");
+        p_.fail(pos,
+                "expression nested too deeply, expected at most " + std::to_string(kMaxDepth) + " levels");
     }
     ~DepthGuard() { --p_.depth_; }
     DepthGuard(const DepthGuard&) = delete;
@@ -233,20 +250,41 @@ class Parser {
     }
     Tok kind = Tok::End;
     switch (c) {
-      case '+': kind = Tok::Plus; break;
-      case '-': kind = Tok::Minus; break;
-      case '*': kind = Tok::Star; break;
-      case '/': kind = Tok::Slash; break;
-      case '^': kind = Tok::Caret; break;
-      case '(': kind = Tok::LParen; break;
-      case ')': kind = Tok::RParen; break;
-      case '[': kind = Tok::LBracket; break;
-      case ']': kind = Tok::RBracket; break;
-      case ',': kind = Tok::Comma; break;
+      case '+':
+        kind = Tok::Plus;
+        break;
+      case '-':
+        kind = Tok::Minus;
+        break;
+      case '*':
+        kind = Tok::Star;
+        break;
+      case '/':
+        kind = Tok::Slash;
+        break;
+      case '^':
+        kind = Tok::Caret;
+        break;
+      case '(':
+        kind = Tok::LParen;
+        break;
+      case ')':
+        kind = Tok::RParen;
+        break;
+      case '[':
+        kind = Tok::LBracket;
+        break;
+      case ']':
+        kind = Tok::RBracket;
+        break;
+      case ',':
+        kind = Tok::Comma;
+        break;
       default: {
         std::string hint;
         const std::string what = describe_character(text_, cursor_, &hint);
-        fail(cursor_, "unexpected " + what + hint + ", expected a number, a name, an operator or a parenthesis");
+        fail(cursor_,
+             "unexpected " + what + hint + ", expected a number, a name, an operator or a parenthesis");
       }
     }
     if (kind == Tok::Star && cursor_ + 1 < end_ && text_[cursor_ + 1] == '*')
@@ -279,7 +317,8 @@ class Parser {
       // Underflow is harmless (the value is 0 or subnormal); overflow is a typo.
       bool negative_exponent = false;
       for (std::size_t k = start; k < j; ++k)
-        if ((text_[k] == 'e' || text_[k] == 'E') && k + 1 < j && text_[k + 1] == '-') negative_exponent = true;
+        if ((text_[k] == 'e' || text_[k] == 'E') && k + 1 < j && text_[k + 1] == '-')
+          negative_exponent = true;
       if (!negative_exponent)
         fail(start, "number '" + text_.substr(start, j - start) + "' is too large, expected at most 1.8e308");
       value = 0.0;
@@ -370,8 +409,9 @@ class Parser {
     if (id == "inf") return sym::Expr(kInf);
     if (const sym::Expr* e = scope_.find(id)) return *e;
     if (const sym::Vector* v = scope_.find_vector(id))
-      fail(pos, "'" + id + "' is a vector of length " + std::to_string(v->size()) + ", expected an index: " + id +
-                    "[0]" + (v->size() > 1 ? " ... " + id + "[" + std::to_string(v->size() - 1) + "]" : ""));
+      fail(pos, "'" + id + "' is a vector of length " + std::to_string(v->size()) +
+                    ", expected an index: " + id + "[0]" +
+                    (v->size() > 1 ? " ... " + id + "[" + std::to_string(v->size() - 1) + "]" : ""));
     unknown_name(id, pos);
   }
 
@@ -397,8 +437,10 @@ class Parser {
     const FunctionInfo* f = find_function(id);
     if (!f) {
       if (scope_.contains(id))
-        fail(tok_.pos, "'" + id + "' is not a function, expected an operator before '(' (a product needs '*')");
-      std::string message = "unknown function '" + id + "'" + did_you_mean(id, function_names()) + ", expected one of:";
+        fail(tok_.pos,
+             "'" + id + "' is not a function, expected an operator before '(' (a product needs '*')");
+      std::string message =
+          "unknown function '" + id + "'" + did_you_mean(id, function_names()) + ", expected one of:";
       for (const auto& n : function_names()) message += " " + n;
       fail(pos, message);
     }
@@ -421,7 +463,8 @@ class Parser {
       } else {
         expected = std::to_string(f->min_args);
       }
-      fail(pos, "wrong number of arguments for '" + id + "': got " + std::to_string(n) + ", expected " + expected);
+      fail(pos,
+           "wrong number of arguments for '" + id + "': got " + std::to_string(n) + ", expected " + expected);
     }
     return f->build(args);
   }
@@ -445,7 +488,8 @@ class Parser {
       fail(index_pos, "the index of '" + id + "' is " + sym::Expr(value).str() + ", expected an integer");
     if (value < 0 || value >= static_cast<double>(v->size()))
       fail(index_pos, "index " + sym::Expr(value).str() + " is out of range for '" + id + "' of length " +
-                          std::to_string(v->size()) + ", expected 0 to " + std::to_string(v->size()) + " - 1");
+                          std::to_string(v->size()) + ", expected 0 to " + std::to_string(v->size()) +
+                          " - 1");
     return (*v)[static_cast<std::size_t>(value)];
   }
 
@@ -505,8 +549,10 @@ Locator text_locator(const std::string& text, const SourceLocation& where) {
 
 void Scope::check_new_name(const std::string& name) const {
   if (!is_identifier(name))
-    throw Error("'" + name + "' is not a valid name, expected letters, digits and '_', not starting with a digit");
-  if (is_reserved_name(name)) throw Error("'" + name + "' is reserved (a function or constant), expected another name");
+    throw Error("'" + name +
+                "' is not a valid name, expected letters, digits and '_', not starting with a digit");
+  if (is_reserved_name(name))
+    throw Error("'" + name + "' is reserved (a function or constant), expected another name");
   if (contains(name)) throw Error("'" + name + "' is already defined");
 }
 
@@ -522,7 +568,9 @@ void Scope::define_vector(const std::string& name, sym::Vector values) {
   order_.push_back(name);
 }
 
-bool Scope::contains(const std::string& name) const { return scalars_.count(name) > 0 || vectors_.count(name) > 0; }
+bool Scope::contains(const std::string& name) const {
+  return scalars_.count(name) > 0 || vectors_.count(name) > 0;
+}
 
 const sym::Expr* Scope::find(const std::string& name) const {
   const auto it = scalars_.find(name);
@@ -627,8 +675,7 @@ Relation parse_relation(const std::string& text, const Scope& scope, const Locat
   if (found.empty())
     fail(skip_space(text, 0, text.size()),
          "missing comparison, expected a constraint like 'a <= b', 'a >= b' or 'a == b'");
-  if (found.size() > 2)
-    fail(found[2].pos, "too many comparisons, expected at most two (lo <= expr <= hi)");
+  if (found.size() > 2) fail(found[2].pos, "too many comparisons, expected at most two (lo <= expr <= hi)");
 
   const auto parse_part = [&](std::size_t begin, std::size_t end) {
     return parse_expression(text, begin, end, scope, locate);
@@ -646,14 +693,17 @@ Relation parse_relation(const std::string& text, const Scope& scope, const Locat
     const sym::Expr middle = parse_part(a.pos + 2, b.pos);
     const sym::Expr last = parse_part(b.pos + 2, text.size());
     if (!first.is_constant())
-      fail(skip_space(text, 0, a.pos), "the ends of a chained comparison must be constants, expected a number or "
-                                       "an expression of parameters");
+      fail(skip_space(text, 0, a.pos),
+           "the ends of a chained comparison must be constants, expected a number or "
+           "an expression of parameters");
     if (!last.is_constant())
       fail(skip_space(text, b.pos + 2, text.size()),
-           "the ends of a chained comparison must be constants, expected a number or an expression of parameters");
+           "the ends of a chained comparison must be constants, expected a number or an expression of "
+           "parameters");
     if (middle.is_constant())
-      fail(skip_space(text, a.pos + 2, b.pos), "the middle of a chained comparison is a constant, expected an "
-                                               "expression of the variables");
+      fail(skip_space(text, a.pos + 2, b.pos),
+           "the middle of a chained comparison is a constant, expected an "
+           "expression of the variables");
     r.expr = middle;
     r.lower = a.cmp == Cmp::Le ? first.constant_value() : last.constant_value();
     r.upper = a.cmp == Cmp::Le ? last.constant_value() : first.constant_value();
@@ -664,8 +714,9 @@ Relation parse_relation(const std::string& text, const Scope& scope, const Locat
     const bool lc = lhs.is_constant();
     const bool rc = rhs.is_constant();
     if (lc && rc)
-      fail(skip_space(text, 0, f.pos), "the constraint compares two constants, expected an expression of the "
-                                       "variables on one side");
+      fail(skip_space(text, 0, f.pos),
+           "the constraint compares two constants, expected an expression of the "
+           "variables on one side");
     if (rc || lc) {
       // Keep the non-constant side alone; the constant becomes a bound.
       r.expr = rc ? lhs : rhs;
@@ -678,8 +729,9 @@ Relation parse_relation(const std::string& text, const Scope& scope, const Locat
     } else {
       r.expr = lhs - rhs;
       if (r.expr.is_constant())
-        fail(skip_space(text, 0, f.pos), "the constraint is constant after simplification, expected an expression "
-                                         "of the variables");
+        fail(skip_space(text, 0, f.pos),
+             "the constraint is constant after simplification, expected an expression "
+             "of the variables");
       r.lower = f.cmp == Cmp::Le ? -inf : 0.0;
       r.upper = f.cmp == Cmp::Ge ? inf : 0.0;
     }

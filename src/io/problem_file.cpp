@@ -19,11 +19,12 @@ using detail::YamlDocument;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-const std::vector<std::string> kMpccKeys = {"kind",        "name",      "description", "parameters",
-                                            "definitions", "variables", "objective",   "constraints",
-                                            "complementarity", "options"};
+const std::vector<std::string> kMpccKeys = {
+    "kind",      "name",      "description", "parameters",      "definitions",
+    "variables", "objective", "constraints", "complementarity", "options"};
 // Maps whose keys come from the schema, so -o may add keys to them (see apply_overrides).
-const std::vector<std::string> kMpccSections = {"", "options", "options.ipopt", "variables.*", "constraints.*"};
+const std::vector<std::string> kMpccSections = {"", "options", "options.ipopt", "variables.*",
+                                                "constraints.*"};
 
 // Shortest text that reads back as the same double.
 std::string num(double v) {
@@ -47,12 +48,14 @@ class Names {
   void check(const MapEntry& e, const std::string& kind) {
     const std::string& n = e.key;
     if (!is_identifier(n))
-      doc_.fail(e.key_where, kind + " name '" + n + "' is not a valid name, expected letters, digits and '_', "
-                                    "not starting with a digit");
+      doc_.fail(e.key_where, kind + " name '" + n +
+                                 "' is not a valid name, expected letters, digits and '_', "
+                                 "not starting with a digit");
     if (is_reserved_name(n))
-      doc_.fail(e.key_where, kind + " name '" + n + "' is reserved (" +
-                                 (n == "pi" || n == "inf" ? std::string("a constant") : std::string("a function")) +
-                                 "), expected another name");
+      doc_.fail(e.key_where,
+                kind + " name '" + n + "' is reserved (" +
+                    (n == "pi" || n == "inf" ? std::string("a constant") : std::string("a function")) +
+                    "), expected another name");
     const auto it = declared_.find(n);
     if (it != declared_.end())
       doc_.fail(e.key_where, kind + " '" + n + "' is already declared as a " + it->second.first + " at " +
@@ -68,12 +71,14 @@ class Names {
 void check_bounds(const YamlDocument& doc, const SourceLocation& where, const std::string& what, double lower,
                   double upper) {
   if (lower > upper)
-    doc.fail(where, what + ": lower bound " + num(lower) + " > upper bound " + num(upper) + ", expected lower <= upper");
+    doc.fail(where, what + ": lower bound " + num(lower) + " > upper bound " + num(upper) +
+                        ", expected lower <= upper");
   if (lower == kInf) doc.fail(where, what + ": lower bound is +inf, expected a finite value or -inf");
   if (upper == -kInf) doc.fail(where, what + ": upper bound is -inf, expected a finite value or +inf");
 }
 
-void read_parameters(const YamlDocument& doc, const MapEntry& section, Names& names, Scope& scope, MpccFile& file) {
+void read_parameters(const YamlDocument& doc, const MapEntry& section, Names& names, Scope& scope,
+                     MpccFile& file) {
   for (const auto& e : doc.entries(section.value, "parameters")) {
     names.check(e, "parameter");
     if (e.value.IsSequence()) {
@@ -81,8 +86,8 @@ void read_parameters(const YamlDocument& doc, const MapEntry& section, Names& na
       sym::Vector exprs;
       for (std::size_t i = 0; i < e.value.size(); ++i) {
         const YAML::Node item = e.value[i];
-        const double v =
-            doc.constant(item, doc.where(item), scope, "element " + std::to_string(i) + " of parameter '" + e.key + "'");
+        const double v = doc.constant(item, doc.where(item), scope,
+                                      "element " + std::to_string(i) + " of parameter '" + e.key + "'");
         values.push_back(v);
         exprs.emplace_back(v);
       }
@@ -96,7 +101,8 @@ void read_parameters(const YamlDocument& doc, const MapEntry& section, Names& na
   }
 }
 
-void read_variables(const YamlDocument& doc, const MapEntry& section, Names& names, Scope& scope, MpccFile& file) {
+void read_variables(const YamlDocument& doc, const MapEntry& section, Names& names, Scope& scope,
+                    MpccFile& file) {
   const std::vector<MapEntry> entries = doc.entries(section.value, "variables");
   if (entries.empty())
     doc.fail(section.key_where, "no variables declared, expected at least one 'name: {lower, upper, start}'");
@@ -131,7 +137,8 @@ void read_variables(const YamlDocument& doc, const MapEntry& section, Names& nam
     check_bounds(doc, e.key_where, what, v.lower, v.upper);
     if (start) {
       if (!std::isfinite(v.start))
-        doc.fail(start->value_where, "start of " + what + " is " + num(v.start) + ", expected a finite value");
+        doc.fail(start->value_where,
+                 "start of " + what + " is " + num(v.start) + ", expected a finite value");
       if (v.start < v.lower || v.start > v.upper)
         doc.fail(start->value_where, "start of " + what + " is " + num(v.start) + ", outside its bounds [" +
                                          num(v.lower) + ", " + num(v.upper) + "]");
@@ -176,7 +183,8 @@ MpccConstraint read_constraint(const YamlDocument& doc, const YAML::Node& item, 
     const std::vector<MapEntry> fields = doc.entries(item, what);
     doc.check_keys(fields, {"expr", "lower", "upper"}, what);
     const MapEntry* expr = find_entry(fields, "expr");
-    if (!expr) doc.fail(c.where, what + ": missing key 'expr', expected {expr: \"...\", lower: ..., upper: ...}");
+    if (!expr)
+      doc.fail(c.where, what + ": missing key 'expr', expected {expr: \"...\", lower: ..., upper: ...}");
     c.lower = -kInf;
     c.upper = kInf;
     for (const auto& f : fields) {
@@ -186,8 +194,10 @@ MpccConstraint read_constraint(const YamlDocument& doc, const YAML::Node& item, 
     const std::string expr_text = doc.scalar(expr->value, expr->value_where, "'expr' of " + what);
     c.expr = doc.expression(expr->value, expr->value_where, scope, "'expr' of " + what);
     if (c.expr.is_constant())
-      doc.fail(expr->value_where, what + ": '" + expr_text + "' is a constant, expected an expression of the variables");
-    c.text = (c.lower > -kInf ? num(c.lower) + " <= " : "") + expr_text + (c.upper < kInf ? " <= " + num(c.upper) : "");
+      doc.fail(expr->value_where,
+               what + ": '" + expr_text + "' is a constant, expected an expression of the variables");
+    c.text = (c.lower > -kInf ? num(c.lower) + " <= " : "") + expr_text +
+             (c.upper < kInf ? " <= " + num(c.upper) : "");
   } else {
     doc.fail(c.where, what + " must be a string like \"a <= b\" or a map {expr, lower, upper}");
   }
@@ -199,11 +209,14 @@ void read_constraints(const YamlDocument& doc, const MapEntry& section, const Sc
   const YAML::Node& list = section.value;
   if (!list || list.IsNull()) return;
   if (!list.IsSequence())
-    doc.fail(section.value_where, "constraints must be a list of \"a <= b\" strings or {expr, lower, upper} maps");
-  for (std::size_t i = 0; i < list.size(); ++i) file.constraints.push_back(read_constraint(doc, list[i], i, scope));
+    doc.fail(section.value_where,
+             "constraints must be a list of \"a <= b\" strings or {expr, lower, upper} maps");
+  for (std::size_t i = 0; i < list.size(); ++i)
+    file.constraints.push_back(read_constraint(doc, list[i], i, scope));
 }
 
-void read_complementarity(const YamlDocument& doc, const MapEntry& section, const Scope& scope, MpccFile& file) {
+void read_complementarity(const YamlDocument& doc, const MapEntry& section, const Scope& scope,
+                          MpccFile& file) {
   const YAML::Node& list = section.value;
   if (!list || list.IsNull()) return;
   if (!list.IsSequence()) doc.fail(section.value_where, "complementarity must be a list of pairs [G, H]");
@@ -227,15 +240,22 @@ void read_complementarity(const YamlDocument& doc, const MapEntry& section, cons
 void read_options(const YamlDocument& doc, const MapEntry& section, MpccFile& file) {
   const std::vector<MapEntry> entries = doc.entries(section.value, "options");
   std::vector<std::string> allowed;
-  for (const auto& o : mpcc::option_table()) allowed.push_back(o.name);
-  if (std::find(allowed.begin(), allowed.end(), "ipopt") == allowed.end()) allowed.push_back("ipopt");
-  doc.check_keys(entries, allowed, "options");
+  for (const auto& o : mpcc::option_table())
+    if (o.name.find('.') == std::string::npos) allowed.push_back(o.name);
+  allowed.push_back("ipopt");
+  // IPOPT options may be nested (ipopt: {NAME: value}) or flat (ipopt.NAME: value).
+  std::vector<MapEntry> checked;
+  for (const auto& e : entries)
+    if (e.key.rfind("ipopt.", 0) != 0 || e.key.size() == 6) checked.push_back(e);
+  doc.check_keys(checked, allowed, "options");
 
   const auto set = [&](const std::string& name, const std::string& value, const SourceLocation& where) {
     try {
       mpcc::set_option(file.options, name, value);
     } catch (const Error& err) {
-      doc.fail(where, "option '" + name + "': " + err.what());
+      const std::string what = err.what();
+      doc.fail(where,
+               what.find("'" + name + "'") == std::string::npos ? "option '" + name + "': " + what : what);
     }
   };
   // A preset sets many options at once; the file's other options refine it, whatever their order.
@@ -255,7 +275,12 @@ void read_options(const YamlDocument& doc, const MapEntry& section, MpccFile& fi
   try {
     file.options.validate();
   } catch (const Error& err) {
-    doc.fail(section.key_where, std::string("invalid options: ") + err.what());
+    // Point at the option the message names, if the file sets it.
+    const std::string what = err.what();
+    SourceLocation where = section.key_where;
+    for (const auto& e : entries)
+      if (what.find("option '" + e.key + "'") != std::string::npos) where = e.value_where;
+    doc.fail(where, what);
   }
 }
 
@@ -275,7 +300,8 @@ MpccFile read_mpcc(YamlDocument& doc, const std::vector<std::string>& overrides)
 
   MpccFile file;
   file.path = doc.display_name();
-  if (const MapEntry* e = find_entry(entries, "name")) file.name = doc.scalar(e->value, e->value_where, "'name'");
+  if (const MapEntry* e = find_entry(entries, "name"))
+    file.name = doc.scalar(e->value, e->value_where, "'name'");
   if (const MapEntry* e = find_entry(entries, "description"))
     file.description = doc.scalar(e->value, e->value_where, "'description'");
 
@@ -289,7 +315,8 @@ MpccFile read_mpcc(YamlDocument& doc, const std::vector<std::string>& overrides)
   if (const MapEntry* e = find_entry(entries, "definitions")) read_definitions(doc, *e, names, scope, file);
 
   const MapEntry* objective = find_entry(entries, "objective");
-  if (!objective) doc.fail(top, "missing key 'objective', expected an expression (0 for a feasibility problem)");
+  if (!objective)
+    doc.fail(top, "missing key 'objective', expected an expression (0 for a feasibility problem)");
   file.objective_text = doc.scalar(objective->value, objective->value_where, "'objective'");
   file.objective = doc.expression(objective->value, objective->value_where, scope, "'objective'");
   file.objective_where = objective->value_where;
@@ -321,9 +348,10 @@ const std::vector<std::string>& problem_kinds() {
 std::string read_kind(const std::string& path) {
   const YamlDocument doc = YamlDocument::from_file(path);
   const SourceLocation top{doc.display_name(), 1, 1};
-  std::string expected = "expected one of:";
-  for (const auto& k : problem_kinds()) expected += " " + k;
-  if (!doc.root() || doc.root().IsNull()) doc.fail(top, "the file is empty, expected 'kind: ...'; " + expected);
+  std::string expected = "expected one of: ";
+  for (const auto& k : problem_kinds()) expected += (&k == &problem_kinds().front() ? "" : ", ") + k;
+  if (!doc.root() || doc.root().IsNull())
+    doc.fail(top, "the file is empty, expected 'kind: ...'; " + expected);
   const std::vector<MapEntry> entries = doc.entries(doc.root(), "the problem file");
   const MapEntry* kind = find_entry(entries, "kind");
   if (!kind) doc.fail(top, "missing key 'kind' at the top level, " + expected);

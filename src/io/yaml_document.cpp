@@ -171,8 +171,9 @@ Locator YamlDocument::locator(const YAML::Node& node) const {
 std::vector<MapEntry> YamlDocument::entries(const YAML::Node& map, const std::string& what) const {
   std::vector<MapEntry> result;
   if (!map || map.IsNull()) return result;
-  if (!map.IsMap()) fail(where(map), what + " must be a map (key: value pairs), not a " +
-                                         (map.IsSequence() ? std::string("list") : std::string("single value")));
+  if (!map.IsMap())
+    fail(where(map), what + " must be a map (key: value pairs), not a " +
+                         (map.IsSequence() ? std::string("list") : std::string("single value")));
   for (const auto& kv : map) {
     MapEntry e;
     e.key_where = where(kv.first);
@@ -205,7 +206,8 @@ void YamlDocument::check_keys(const std::vector<MapEntry>& entries, const std::v
   }
 }
 
-std::string YamlDocument::scalar(const YAML::Node& node, const SourceLocation& at, const std::string& what) const {
+std::string YamlDocument::scalar(const YAML::Node& node, const SourceLocation& at,
+                                 const std::string& what) const {
   if (!node || node.IsNull()) fail(at, "missing value for " + what);
   if (!node.IsScalar())
     fail(where(node), what + " must be a single value, not a " +
@@ -262,14 +264,16 @@ void YamlDocument::apply_overrides(const std::vector<std::string>& overrides,
   for (const auto& arg : overrides) apply_override(arg, patterns);
 }
 
-void YamlDocument::apply_override(const std::string& arg, const std::vector<std::vector<std::string>>& sections) {
+void YamlDocument::apply_override(const std::string& arg,
+                                  const std::vector<std::vector<std::string>>& sections) {
   const SourceLocation at = override_location(arg);
   const std::size_t eq = arg.find('=');
   if (eq == std::string::npos || eq == 0)
     fail(at, "expected key=value (a dotted path into the file, e.g. -o options.sigma0=0.5)");
   const std::vector<std::string> path = split_path(arg.substr(0, eq));
   for (const auto& p : path)
-    if (p.empty()) fail(at, "empty name in the path '" + arg.substr(0, eq) + "', expected names separated by '.'");
+    if (p.empty())
+      fail(at, "empty name in the path '" + arg.substr(0, eq) + "', expected names separated by '.'");
   YAML::Node value;
   try {
     value = YAML::Load(arg.substr(eq + 1));
@@ -302,7 +306,8 @@ void YamlDocument::apply_override(const std::string& arg, const std::vector<std:
       continue;
     }
     if (!cur.IsMap())
-      fail(at, here + (cur.IsNull() ? " is empty" : " is a single value, not a map") + ", so it has no '" + name + "'");
+      fail(at, here + (cur.IsNull() ? " is empty" : " is a single value, not a map") + ", so it has no '" +
+                   name + "'");
 
     bool found = false;
     std::vector<std::string> existing;
@@ -319,7 +324,8 @@ void YamlDocument::apply_override(const std::string& arg, const std::vector<std:
       if (!may_add) {
         std::string message = "unknown key '" + name + "' in " + here;
         const std::string suggestion = did_you_mean(name, existing);
-        message += suggestion.empty() ? (existing.empty() ? "" : "; existing keys: " + list(existing)) : suggestion;
+        message +=
+            suggestion.empty() ? (existing.empty() ? "" : "; existing keys: " + list(existing)) : suggestion;
         fail(at, message);
       }
       override_keys_.push_back({cur, name, arg});

@@ -38,6 +38,7 @@ class YamlDocument {
   /// Where a node starts (its override when it came from `-o`).
   SourceLocation where(const YAML::Node& node) const;
   /// Maps offsets within a scalar's value to file positions (quotes, escapes, folded lines).
+  /// The locator refers to this document's text: use it while the document lives, unmoved.
   Locator locator(const YAML::Node& scalar) const;
 
   /// The entries of a map in file order; a null node is an empty map. Throws if `map` is not a map

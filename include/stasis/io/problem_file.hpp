@@ -38,10 +38,10 @@ struct MpccPair {
 };
 
 struct MpccFile {
-  std::string path;         ///< display name of the file
-  std::string name;         ///< optional `name:`
-  std::string description;  ///< optional `description:`
-  std::vector<std::pair<std::string, double>> parameters;                     ///< scalar parameters, in order
+  std::string path;                                        ///< display name of the file
+  std::string name;                                        ///< optional `name:`
+  std::string description;                                 ///< optional `description:`
+  std::vector<std::pair<std::string, double>> parameters;  ///< scalar parameters, in order
   std::vector<std::pair<std::string, std::vector<double>>> vector_parameters;  ///< list-valued parameters
   std::vector<MpccVariable> variables;
   std::vector<std::pair<std::string, sym::Expr>> definitions;  ///< named expressions, in order
