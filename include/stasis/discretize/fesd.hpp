@@ -1,0 +1,119 @@
+#pragma once
+// discretize::transcribe — FESD (finite elements with switch detection) direct transcription of a
+// DCS into an MPCC (fesd.md §2–§4), and standard time stepping with `fesd = false`.
+//
+// Variables and rows are emitted control stage by control stage and finite element by finite
+// element, so the KKT matrix is nearly block-banded. Each finite element is one instance of a
+// compiled block kind shared by all elements.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "stasis/discretize/butcher.hpp"
+#include "stasis/mpcc/problem.hpp"
+#include "stasis/reformulate/dcs.hpp"
+
+namespace stasis::discretize {
+
+enum class Representation { Integral, Differential };
+enum class CrossComplementarity { StageStage, FeStage, StageFe, FeFe };
+enum class StepEquilibration { None, HeuristicMean, HeuristicDiff, L2Relaxed, L2RelaxedScaled, Direct };
+enum class PathAt { StageEnds, Elements, StagePoints };
+
+const char* to_string(Representation);
+const char* to_string(CrossComplementarity);
+const char* to_string(StepEquilibration);
+const char* to_string(PathAt);
+
+/// The `discretization:` options (PROBLEM_FORMAT.md), nosnoc M-new defaults (fesd.md §5.8).
+struct Options {
+  Scheme scheme = Scheme::RadauIIA;
+  int stages = 2;                 ///< RK stages n_s
+  int elements = 2;               ///< finite elements per control stage (or integrator step)
+  bool fesd = true;               ///< false: standard time stepping (fixed h, stage-wise complementarity)
+  reformulate::DcsMode dcs = reformulate::DcsMode::Stewart;
+  Representation representation = Representation::Integral;
+  CrossComplementarity cross_complementarity = CrossComplementarity::FeStage;
+  StepEquilibration step_equilibration = StepEquilibration::HeuristicMean;
+  double step_bounds = 1.0;       ///< γ_h: h ∈ [(1−γ_h) h0, (1+γ_h) h0]
+  double step_penalty = 1.0;      ///< ρ_h
+  double step_equilibration_sigma = 0.1;  ///< σ of l2_relaxed_scaled
+  PathAt path_at = PathAt::StageEnds;
+
+  /// Throws stasis::Error naming the option when a value is out of range or a combination is not
+  /// available (e.g. the integral representation with a Lobatto scheme is switched to
+  /// differential instead, as nosnoc does — that is not an error).
+  void validate() const;
+  /// The representation actually used (Lobatto and explicit schemes force differential).
+  Representation effective_representation() const;
+};
+
+struct OptionInfo {
+  std::string name, default_value, description;
+  std::function<void(Options&, const std::string&)> set;
+};
+const std::vector<OptionInfo>& option_table();
+void set_option(Options& options, const std::string& name, const std::string& value);
+
+/// What to transcribe: horizon, control grid, bounds, costs and constraints. Expressions may use
+/// the DCS's states and controls.
+struct OcpSpec {
+  double horizon = 1.0;
+  int stages = 1;  ///< control stages N (piecewise-constant controls on an equidistant grid)
+  std::vector<double> u_lower, u_upper, u_start;  ///< size n_u (empty = unbounded, start 0)
+  std::vector<double> x_lower, x_upper;           ///< state box (empty = unbounded)
+  sym::Expr running_cost{0.0};                    ///< Lagrange term, integrated with the RK weights
+  sym::Expr terminal_cost{0.0};                   ///< Mayer term at the final state
+  sym::Vector path;                               ///< path constraints lower <= g(x, u) <= upper
+  std::vector<double> path_lower, path_upper;
+  std::vector<std::string> path_names;
+  sym::Vector terminal;                           ///< terminal constraints on x(T)
+  std::vector<double> terminal_lower, terminal_upper;
+  std::vector<std::string> terminal_names;
+  sym::Vector path_G, path_H;                     ///< path complementarity 0 <= G ⟂ H >= 0 at stage points
+  /// Initial state: fixed to the DCS's x0 unless x0_free[i] (then within [x0_lower, x0_upper]).
+  std::vector<bool> x0_free;
+  std::vector<double> x0_lower, x0_upper;
+  /// Time-optimal: the physical final time T_f is a variable in [final_time_lower,
+  /// final_time_upper] (start `horizon`) added to the objective; the step lengths are physical
+  /// and each control stage lasts T_f/N (fesd.md §4.6, "no SOT, time-optimal").
+  bool time_optimal = false;
+  double final_time_lower = 0.0, final_time_upper = 100.0;
+};
+
+/// Where everything is in the MPCC's variable vector.
+struct FiniteElementIndex {
+  mpcc::Index h = -1;                 ///< step length variable (-1 without FESD)
+  std::vector<mpcc::Index> X;         ///< first index of each stage state X_m, m = 1..n_s (-1 if not a variable)
+  std::vector<mpcc::Index> Z;         ///< first index of the algebraics at each stage point m = 1..n_s
+  std::vector<mpcc::Index> V;         ///< differential representation: stage derivatives
+  mpcc::Index x_end = -1;             ///< first index of the FE-end state
+  mpcc::Index z_end = -1;             ///< boundary algebraics (rbp schemes), first index
+};
+
+struct IndexMap {
+  mpcc::Index x0 = -1, z0 = -1;
+  mpcc::Index final_time = -1;
+  std::vector<mpcc::Index> u;              ///< first index of u_k per stage
+  std::vector<std::vector<FiniteElementIndex>> fe;  ///< [stage][element]
+  mpcc::Index param_h0 = -1;               ///< nominal step length h0 = T/(N·N_FE) (parameter)
+  mpcc::Index param_stage_length = -1;     ///< T/N (parameter)
+  mpcc::Index param_rho_h = -1;            ///< ρ_h (parameter)
+};
+
+struct Transcription {
+  mpcc::Problem problem;
+  IndexMap map;
+  ButcherTableau tableau;
+  Representation representation = Representation::Integral;
+  bool rbp = false;  ///< FE-end variables exist (last node is not the end)
+  std::size_t n_x = 0, n_u = 0, n_z = 0;
+};
+
+Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const Options& options);
+
+/// The physical time grid (FE boundaries, starting at 0) of a solution w.
+std::vector<double> time_grid(const Transcription& t, const std::vector<double>& w, const OcpSpec& ocp,
+                              const Options& options);
+
+}  // namespace stasis::discretize

@@ -1,0 +1,55 @@
+#pragma once
+// model::Pss — a piecewise smooth (Filippov) system  ẋ = f0(x,u) + Σ_s F^s(x,u) θ^s  (fesd.md §1).
+//
+// Each independent subsystem s partitions the state space into regions R_i by switching
+// functions c^s(x,u) and a sign matrix S^s (row i: the sign of each c_j in R_i; 0 = either), or
+// directly by Stewart indicator functions g^s (R_i is where g_i is smallest). Fields of the
+// subsystems add up.
+#include <string>
+#include <vector>
+
+#include "stasis/sym/expr.hpp"
+
+namespace stasis::model {
+
+struct Subsystem {
+  sym::Vector switching;                ///< c^s(x, u)
+  std::vector<std::vector<int>> signs;  ///< S^s: one row per region, entries -1, 0, +1
+  std::vector<sym::Vector> fields;      ///< f^s_i(x, u), one per region
+  sym::Vector indicators;               ///< alternatively g^s(x, u) directly (Stewart form only)
+  std::string name;                     ///< for messages
+  std::size_t n_regions() const { return fields.size(); }
+};
+
+class Pss {
+ public:
+  /// Adds states / controls (fresh symbols with these names) and returns them.
+  sym::Vector add_states(const std::vector<std::string>& names);
+  sym::Vector add_controls(const std::vector<std::string>& names);
+
+  std::vector<std::string> state_names, control_names;
+  sym::Vector x, u;
+  sym::Vector f0;                     ///< optional common field (empty = 0)
+  std::vector<Subsystem> subsystems;
+  std::vector<double> x0;
+  int clock = -1;                     ///< index of a time-freezing clock state, or -1
+  /// Index of a state that is physical time itself (ṫ = 1, t(0) = 0), added by the file reader
+  /// when expressions use `t`; results report it as time, not as a state. -1 if none.
+  int time_state = -1;
+  std::string name = "pss";
+
+  std::size_t n_x() const { return x.size(); }
+  std::size_t n_u() const { return u.size(); }
+  std::size_t n_theta() const;        ///< Σ_s regions
+  std::size_t n_switching() const;    ///< Σ_s switching functions
+
+  /// Stewart indicator functions g^s = -S^s c^s (or the given indicators), fesd.md §1.2.
+  sym::Vector indicators(std::size_t subsystem) const;
+
+  /// Checks dimensions, sign matrices (values, row length, distinct rows), that every expression
+  /// depends only on states and controls, and that the model is finite at x0. Throws stasis::Error
+  /// naming the offending subsystem/region/row.
+  void validate() const;
+};
+
+}  // namespace stasis::model

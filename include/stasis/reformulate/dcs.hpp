@@ -1,0 +1,53 @@
+#pragma once
+// reformulate::to_dcs — a PSS as a dynamic complementarity system (fesd.md §1.3, §1.4).
+//
+// Stewart:   ẋ = f0 + Σ_s F^s θ^s,  g^s(x) − λ^s + μ^s e = 0,  eᵀθ^s = 1,  0 <= λ ⟂ θ >= 0
+// Heaviside: ẋ = f0 + Σ_s F^s θ^s(α),  c(x) − λp + λn = 0,  0 <= λn ⟂ α >= 0,  0 <= λp ⟂ 1 − α >= 0
+// (nosnoc's sign convention: μ = −min g.) The result is symbolic in the model's states and
+// controls and in a fresh vector z of algebraic variables per stage point.
+#include <string>
+#include <vector>
+
+#include "stasis/model/pss.hpp"
+#include "stasis/sym/expr.hpp"
+
+namespace stasis::reformulate {
+
+enum class DcsMode { Stewart, Step };
+const char* to_string(DcsMode m);
+
+struct Dcs {
+  DcsMode mode = DcsMode::Stewart;
+  sym::Vector x, u;
+  std::vector<std::string> state_names, control_names;
+  std::vector<double> x0;
+  int clock = -1;
+
+  /// Algebraic variables of a stage point, with bounds and nosnoc's initial guesses (§4.7):
+  /// Stewart z = (θ, λ, μ); Heaviside z = (α, λn, λp).
+  sym::Vector z;
+  std::vector<double> z_lower, z_upper, z_start;
+  std::vector<std::string> z_names;
+  /// The subset of z that exists at an FE-end point of a scheme whose last node is not the end
+  /// (Gauss): Stewart (λ, μ), Heaviside (λn, λp); indices into z.
+  std::vector<int> boundary_z;
+
+  sym::Vector f;           ///< ẋ = f(x, u, z)
+  sym::Vector g_alg;       ///< algebraic equations at a stage point
+  sym::Vector g_boundary;  ///< equations at an FE-end point (lp stationarity only), in (x, u, z)
+  /// Complementarity at a stage point, componentwise: comp_lambda_i ⟂ comp_theta_i. Stewart:
+  /// (λ, θ); Heaviside: ([λn; λp], [α; 1−α]).
+  sym::Vector comp_lambda, comp_theta;
+  sym::Vector switching;   ///< all c(x) (Heaviside) or indicator functions g (Stewart), for events
+  sym::Vector theta;       ///< Filippov multipliers θ as expressions of z (variables or products of α)
+  std::vector<int> theta_subsystem;  ///< subsystem of each θ component
+
+  std::size_t n_x() const { return x.size(); }
+  std::size_t n_u() const { return u.size(); }
+  std::size_t n_z() const { return z.size(); }
+  std::size_t n_comp() const { return comp_lambda.size(); }
+};
+
+Dcs to_dcs(const model::Pss& pss, DcsMode mode);
+
+}  // namespace stasis::reformulate

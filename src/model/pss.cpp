@@ -1,0 +1,126 @@
+// Piecewise smooth systems: construction helpers and validation.
+#include "stasis/model/pss.hpp"
+
+#include <cmath>
+#include <set>
+#include <unordered_set>
+
+#include "stasis/error.hpp"
+
+namespace stasis::model {
+
+namespace {
+std::string sub_name(const Subsystem& s, std::size_t i) {
+  return s.name.empty() ? "subsystem " + std::to_string(i) : "subsystem '" + s.name + "'";
+}
+}  // namespace
+
+sym::Vector Pss::add_states(const std::vector<std::string>& names) {
+  sym::Vector v;
+  for (const auto& n : names) {
+    v.push_back(sym::Expr::symbol(n));
+    state_names.push_back(n);
+  }
+  x.insert(x.end(), v.begin(), v.end());
+  return v;
+}
+
+sym::Vector Pss::add_controls(const std::vector<std::string>& names) {
+  sym::Vector v;
+  for (const auto& n : names) {
+    v.push_back(sym::Expr::symbol(n));
+    control_names.push_back(n);
+  }
+  u.insert(u.end(), v.begin(), v.end());
+  return v;
+}
+
+std::size_t Pss::n_theta() const {
+  std::size_t n = 0;
+  for (const auto& s : subsystems) n += s.n_regions();
+  return n;
+}
+
+std::size_t Pss::n_switching() const {
+  std::size_t n = 0;
+  for (const auto& s : subsystems) n += s.switching.size();
+  return n;
+}
+
+sym::Vector Pss::indicators(std::size_t k) const {
+  const Subsystem& s = subsystems.at(k);
+  if (!s.indicators.empty()) return s.indicators;
+  sym::Vector g(s.signs.size(), sym::Expr(0.0));
+  for (std::size_t i = 0; i < s.signs.size(); ++i)
+    for (std::size_t j = 0; j < s.switching.size(); ++j)
+      if (s.signs[i][j] != 0) g[i] = g[i] - static_cast<double>(s.signs[i][j]) * s.switching[j];
+  return g;
+}
+
+void Pss::validate() const {
+  const std::string who = "model '" + name + "'";
+  if (x.empty()) throw Error(who + ": the model has no states");
+  if (state_names.size() != x.size()) throw Error(who + ": state names and states differ in number");
+  if (x0.size() != x.size())
+    throw Error(who + ": x0 has " + std::to_string(x0.size()) + " entries but the model has " +
+                std::to_string(x.size()) + " states");
+  for (std::size_t i = 0; i < x0.size(); ++i)
+    if (!std::isfinite(x0[i])) throw Error(who + ": x0 of state '" + state_names[i] + "' is not finite");
+  if (clock >= static_cast<int>(x.size())) throw Error(who + ": clock index out of range");
+  if (subsystems.empty()) throw Error(who + ": the model has no switching subsystem (give switching and regions)");
+  if (!f0.empty() && f0.size() != x.size())
+    throw Error(who + ": the common field f0 has " + std::to_string(f0.size()) + " entries, the model has " +
+                std::to_string(x.size()) + " states");
+
+  std::unordered_set<const sym::Node*> allowed;
+  for (const auto& s : x) allowed.insert(s.node());
+  for (const auto& s : u) allowed.insert(s.node());
+  auto check_expr = [&](const sym::Vector& v, const std::string& what) {
+    for (const auto& s : sym::free_symbols(v))
+      if (!allowed.count(s.node()))
+        throw Error(who + ": " + what + " depends on '" + s.name() + "', which is neither a state nor a control");
+  };
+  if (!f0.empty()) check_expr(f0, "f0");
+
+  for (std::size_t k = 0; k < subsystems.size(); ++k) {
+    const Subsystem& s = subsystems[k];
+    const std::string sn = sub_name(s, k);
+    if (s.fields.empty()) throw Error(who + ", " + sn + ": no regions");
+    for (std::size_t i = 0; i < s.fields.size(); ++i) {
+      if (s.fields[i].size() != x.size())
+        throw Error(who + ", " + sn + ", region " + std::to_string(i) + ": the vector field has " +
+                    std::to_string(s.fields[i].size()) + " entries, the model has " + std::to_string(x.size()) +
+                    " states");
+      check_expr(s.fields[i], sn + ", region " + std::to_string(i) + " field");
+    }
+    if (!s.indicators.empty()) {
+      if (s.indicators.size() != s.fields.size())
+        throw Error(who + ", " + sn + ": " + std::to_string(s.indicators.size()) + " indicator functions for " +
+                    std::to_string(s.fields.size()) + " regions");
+      check_expr(s.indicators, sn + " indicators");
+      continue;
+    }
+    if (s.switching.empty()) throw Error(who + ", " + sn + ": no switching functions");
+    check_expr(s.switching, sn + " switching functions");
+    if (s.signs.size() != s.fields.size())
+      throw Error(who + ", " + sn + ": " + std::to_string(s.signs.size()) + " sign rows for " +
+                  std::to_string(s.fields.size()) + " regions");
+    std::set<std::vector<int>> seen;
+    for (std::size_t i = 0; i < s.signs.size(); ++i) {
+      const auto& row = s.signs[i];
+      if (row.size() != s.switching.size())
+        throw Error(who + ", " + sn + ", region " + std::to_string(i) + ": the sign vector has " +
+                    std::to_string(row.size()) + " entries but there are " + std::to_string(s.switching.size()) +
+                    " switching functions");
+      for (int v : row)
+        if (v != -1 && v != 0 && v != 1)
+          throw Error(who + ", " + sn + ", region " + std::to_string(i) + ": sign " + std::to_string(v) +
+                      " is not -1, 0 or +1");
+      if (!seen.insert(row).second)
+        throw Error(who + ", " + sn + ", region " + std::to_string(i) +
+                    ": its sign vector repeats an earlier region's (regions must differ)");
+    }
+  }
+}
+
+}  // namespace stasis::model

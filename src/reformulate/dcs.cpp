@@ -1,0 +1,120 @@
+// PSS -> DCS in Stewart or Heaviside-step form (fesd.md §1).
+#include "stasis/reformulate/dcs.hpp"
+
+#include <limits>
+
+#include "stasis/error.hpp"
+
+namespace stasis::reformulate {
+
+const char* to_string(DcsMode m) { return m == DcsMode::Stewart ? "stewart" : "step"; }
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+void add_z(Dcs& d, const sym::Vector& v, const std::string& prefix, double lo, double up, double start) {
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    d.z.push_back(v[i]);
+    d.z_lower.push_back(lo);
+    d.z_upper.push_back(up);
+    d.z_start.push_back(start);
+    d.z_names.push_back(prefix + "[" + std::to_string(i) + "]");
+  }
+}
+}  // namespace
+
+Dcs to_dcs(const model::Pss& pss, DcsMode mode) {
+  pss.validate();
+  Dcs d;
+  d.mode = mode;
+  d.x = pss.x;
+  d.u = pss.u;
+  d.state_names = pss.state_names;
+  d.control_names = pss.control_names;
+  d.x0 = pss.x0;
+  d.clock = pss.clock;
+  const std::size_t n_x = pss.n_x();
+  d.f = pss.f0.empty() ? sym::Vector(n_x, sym::Expr(0.0)) : pss.f0;
+
+  if (mode == DcsMode::Stewart) {
+    const std::size_t n_theta = pss.n_theta();
+    sym::Vector theta = sym::symbols("theta", n_theta);
+    sym::Vector lambda = sym::symbols("lambda", n_theta);
+    sym::Vector mu = sym::symbols("mu", pss.subsystems.size());
+    // nosnoc M-new initial guesses: θ = 1/n_θ (global n_θ, spec §4.7 quirk kept: it is only a
+    // start value), λ = 1, μ = 0.
+    add_z(d, theta, "theta", 0.0, kInf, 1.0 / static_cast<double>(n_theta));
+    add_z(d, lambda, "lambda", 0.0, kInf, 1.0);
+    add_z(d, mu, "mu", -kInf, kInf, 0.0);
+    for (std::size_t i = 0; i < n_theta; ++i) d.boundary_z.push_back(static_cast<int>(n_theta + i));
+    for (std::size_t s = 0; s < pss.subsystems.size(); ++s) d.boundary_z.push_back(static_cast<int>(2 * n_theta + s));
+    std::size_t offset = 0;
+    sym::Vector convexity;
+    for (std::size_t s = 0; s < pss.subsystems.size(); ++s) {
+      const model::Subsystem& sub = pss.subsystems[s];
+      sym::Vector g = pss.indicators(s);
+      sym::Expr sum(0.0);
+      for (std::size_t i = 0; i < sub.n_regions(); ++i) {
+        const std::size_t k = offset + i;
+        for (std::size_t r = 0; r < n_x; ++r) d.f[r] = d.f[r] + sub.fields[i][r] * theta[k];
+        sym::Expr stationarity = g[i] - lambda[k] + mu[s];
+        d.g_alg.push_back(stationarity);
+        d.g_boundary.push_back(stationarity);
+        sum = sum + theta[k];
+        d.switching.push_back(g[i]);
+        d.theta.push_back(theta[k]);
+        d.theta_subsystem.push_back(static_cast<int>(s));
+      }
+      convexity.push_back(sum - 1.0);
+      offset += sub.n_regions();
+    }
+    d.g_alg.insert(d.g_alg.end(), convexity.begin(), convexity.end());
+    d.comp_lambda = lambda;
+    d.comp_theta = theta;
+    return d;
+  }
+
+  // Heaviside step representation.
+  for (std::size_t s = 0; s < pss.subsystems.size(); ++s)
+    if (!pss.subsystems[s].indicators.empty())
+      throw Error("model '" + pss.name + "': subsystem " + std::to_string(s) +
+                  " is given by indicator functions, which only the Stewart representation (dcs: stewart) accepts");
+  const std::size_t n_alpha = pss.n_switching();
+  sym::Vector alpha = sym::symbols("alpha", n_alpha);
+  sym::Vector lambda_n = sym::symbols("lambda_n", n_alpha);
+  sym::Vector lambda_p = sym::symbols("lambda_p", n_alpha);
+  add_z(d, alpha, "alpha", 0.0, 1.0, 0.5);
+  add_z(d, lambda_n, "lambda_n", 0.0, kInf, 0.5);
+  add_z(d, lambda_p, "lambda_p", 0.0, kInf, 0.5);
+  for (std::size_t i = 0; i < 2 * n_alpha; ++i) d.boundary_z.push_back(static_cast<int>(n_alpha + i));
+  std::size_t offset = 0;
+  for (std::size_t s = 0; s < pss.subsystems.size(); ++s) {
+    const model::Subsystem& sub = pss.subsystems[s];
+    for (std::size_t i = 0; i < sub.n_regions(); ++i) {
+      // θ_i(α) = Π_j [(1 − S_ij)/2 + S_ij α_j] over the nonzero S_ij (fesd.md §1.4).
+      sym::Expr theta_i(1.0);
+      for (std::size_t j = 0; j < sub.switching.size(); ++j) {
+        int sij = sub.signs[i][j];
+        if (sij == 1) theta_i = theta_i * alpha[offset + j];
+        if (sij == -1) theta_i = theta_i * (1.0 - alpha[offset + j]);
+      }
+      for (std::size_t r = 0; r < n_x; ++r) d.f[r] = d.f[r] + sub.fields[i][r] * theta_i;
+      d.theta.push_back(theta_i);
+      d.theta_subsystem.push_back(static_cast<int>(s));
+    }
+    for (std::size_t j = 0; j < sub.switching.size(); ++j) {
+      sym::Expr eq = sub.switching[j] - lambda_p[offset + j] + lambda_n[offset + j];
+      d.g_alg.push_back(eq);
+      d.g_boundary.push_back(eq);
+      d.switching.push_back(sub.switching[j]);
+    }
+    offset += sub.switching.size();
+  }
+  d.comp_lambda = lambda_n;
+  d.comp_lambda.insert(d.comp_lambda.end(), lambda_p.begin(), lambda_p.end());
+  d.comp_theta = alpha;
+  for (const auto& a : alpha) d.comp_theta.push_back(1.0 - a);
+  return d;
+}
+
+}  // namespace stasis::reformulate
