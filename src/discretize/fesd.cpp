@@ -1,0 +1,588 @@
+// FESD transcription of a DCS into an MPCC (fesd.md §2–§4, M-new semantics unless noted).
+#include "stasis/discretize/fesd.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "stasis/error.hpp"
+
+namespace stasis::discretize {
+
+namespace {
+
+using mpcc::Index;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+sym::Vector concat(std::initializer_list<sym::Vector> parts) {
+  sym::Vector r;
+  for (const auto& p : parts) r.insert(r.end(), p.begin(), p.end());
+  return r;
+}
+
+sym::Vector sum_of(const std::vector<sym::Vector>& vs, std::size_t n) {
+  sym::Vector s(n, sym::Expr(0.0));
+  for (const auto& v : vs)
+    for (std::size_t i = 0; i < n; ++i) s[i] = s[i] + v[i];
+  return s;
+}
+
+std::vector<Index> range(Index first, std::size_t n) {
+  std::vector<Index> r(n);
+  for (std::size_t i = 0; i < n; ++i) r[i] = first + static_cast<Index>(i);
+  return r;
+}
+
+void append(std::vector<Index>& a, const std::vector<Index>& b) { a.insert(a.end(), b.begin(), b.end()); }
+
+// Symbols of one finite element, local to its block kind.
+struct FeSymbols {
+  sym::Vector x_prev, lambda_prev, u, X_end, Z_end;
+  sym::Expr h, T_final;
+  std::vector<sym::Vector> X, Z, V;  // per stage point m = 1..n_s (X empty in differential rep.)
+  std::vector<sym::Expr> X_expr_dummy;
+};
+
+}  // namespace
+
+Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const Options& opt) {
+  opt.validate();
+  if (ocp.stages < 1) throw Error("ocp: stages must be at least 1");
+  if (!(ocp.horizon > 0) || !std::isfinite(ocp.horizon)) throw Error("ocp: horizon must be positive and finite");
+  const std::size_t n_x = dcs.n_x(), n_u = dcs.n_u(), n_z = dcs.n_z(), n_c = dcs.n_comp();
+  const int N = ocp.stages, N_FE = opt.elements, n_s = opt.stages;
+  auto check_size = [](const std::vector<double>& v, std::size_t n, const char* what) {
+    if (!v.empty() && v.size() != n)
+      throw Error(std::string("ocp: ") + what + " has " + std::to_string(v.size()) + " entries, expected " +
+                  std::to_string(n));
+  };
+  check_size(ocp.u_lower, n_u, "controls' lower bounds");
+  check_size(ocp.u_upper, n_u, "controls' upper bounds");
+  check_size(ocp.u_start, n_u, "controls' start values");
+  check_size(ocp.x_lower, n_x, "states' lower bounds");
+  check_size(ocp.x_upper, n_x, "states' upper bounds");
+  if (ocp.path_lower.size() != ocp.path.size() || ocp.path_upper.size() != ocp.path.size())
+    throw Error("ocp: path constraint bounds do not match the path constraints");
+  if (ocp.terminal_lower.size() != ocp.terminal.size() || ocp.terminal_upper.size() != ocp.terminal.size())
+    throw Error("ocp: terminal constraint bounds do not match the terminal constraints");
+  if (ocp.path_G.size() != ocp.path_H.size()) throw Error("ocp: path complementarity G and H differ in size");
+  if (ocp.time_optimal && !(ocp.final_time_lower <= ocp.horizon && ocp.horizon <= ocp.final_time_upper))
+    throw Error("ocp: the horizon (the initial guess of the final time) must lie within final_time bounds [" +
+                std::to_string(ocp.final_time_lower) + ", " + std::to_string(ocp.final_time_upper) + "]");
+
+  Transcription tr;
+  tr.tableau = butcher_tableau(opt.scheme, n_s);
+  tr.representation = opt.effective_representation();
+  const bool integral = tr.representation == Representation::Integral;
+  const bool rbp = !tr.tableau.last_node_is_end;
+  tr.rbp = rbp;
+  tr.n_x = n_x;
+  tr.n_u = n_u;
+  tr.n_z = n_z;
+  CollocationMatrices col;
+  if (integral) col = collocation_matrices(opt.scheme, n_s);
+  const ButcherTableau& bt = tr.tableau;
+
+  // Where the complementarity λ's live inside z, and which z exist at an FE end (rbp schemes).
+  std::vector<int> lambda_in_z(n_c), lambda_in_zb(n_c);
+  for (std::size_t i = 0; i < n_c; ++i) {
+    lambda_in_z[i] = -1;
+    for (std::size_t j = 0; j < n_z; ++j)
+      if (sym::is_same(dcs.comp_lambda[i], dcs.z[j])) lambda_in_z[i] = static_cast<int>(j);
+    if (lambda_in_z[i] < 0) throw Error("to_dcs: complementarity multiplier is not an algebraic variable");
+    lambda_in_zb[i] = -1;
+    for (std::size_t j = 0; j < dcs.boundary_z.size(); ++j)
+      if (dcs.boundary_z[j] == lambda_in_z[i]) lambda_in_zb[i] = static_cast<int>(j);
+  }
+  sym::Vector z_boundary;
+  for (int j : dcs.boundary_z) z_boundary.push_back(dcs.z[static_cast<std::size_t>(j)]);
+
+  const sym::Vector model_xuz = concat({dcs.x, dcs.u, dcs.z});
+  auto at_point = [&](const sym::Vector& e, const sym::Vector& X, const sym::Vector& u, const sym::Vector& Z) {
+    return sym::substitute(e, model_xuz, concat({X, u, Z}));
+  };
+  const sym::Vector model_xu_zb = concat({dcs.x, dcs.u, z_boundary});
+  auto at_boundary = [&](const sym::Vector& e, const sym::Vector& X, const sym::Vector& u, const sym::Vector& Zb) {
+    return sym::substitute(e, model_xu_zb, concat({X, u, Zb}));
+  };
+  const sym::Vector model_xu = concat({dcs.x, dcs.u});
+  auto at_state = [&](const sym::Vector& e, const sym::Vector& X, const sym::Vector& u) {
+    return sym::substitute(e, model_xu, concat({X, u}));
+  };
+
+  mpcc::Problem& P = tr.problem;
+  IndexMap& map = tr.map;
+  const double stage_length = ocp.horizon / N;
+  const double h0 = stage_length / N_FE;
+  map.param_h0 = P.add_parameter("h0", h0);
+  map.param_stage_length = P.add_parameter("stage_length", stage_length);
+  map.param_rho_h = P.add_parameter("rho_h", opt.step_penalty);
+
+  // ---- global variables -----------------------------------------------------------------------
+  if (ocp.time_optimal) {
+    map.final_time = P.add_variable("T_final", ocp.final_time_lower, ocp.final_time_upper, ocp.horizon);
+    sym::Expr T = sym::Expr::symbol("T_final");
+    mpcc::BlockModel m;
+    m.name = "final_time_cost";
+    m.variables = {T};
+    m.objective = T;
+    P.add_block(P.add_block_kind(m), {map.final_time});
+  }
+
+  // ---- initial point (0, 0, n_s) ---------------------------------------------------------------
+  auto x_lo = [&](std::size_t i) { return ocp.x_lower.empty() ? -kInf : ocp.x_lower[i]; };
+  auto x_up = [&](std::size_t i) { return ocp.x_upper.empty() ? kInf : ocp.x_upper[i]; };
+  map.x0 = static_cast<Index>(P.n_variables());
+  for (std::size_t i = 0; i < n_x; ++i) {
+    bool is_free = !ocp.x0_free.empty() && ocp.x0_free[i];
+    double lo = is_free ? (ocp.x0_lower.empty() ? -kInf : ocp.x0_lower[i]) : dcs.x0[i];
+    double up = is_free ? (ocp.x0_upper.empty() ? kInf : ocp.x0_upper[i]) : dcs.x0[i];
+    P.add_variable("x0." + dcs.state_names[i], lo, up, dcs.x0[i]);
+  }
+  auto add_u = [&](int k) {
+    Index first = static_cast<Index>(P.n_variables());
+    for (std::size_t i = 0; i < n_u; ++i)
+      P.add_variable("u" + std::to_string(k) + "." + dcs.control_names[i], ocp.u_lower.empty() ? -kInf : ocp.u_lower[i],
+                     ocp.u_upper.empty() ? kInf : ocp.u_upper[i], ocp.u_start.empty() ? 0.0 : ocp.u_start[i]);
+    return first;
+  };
+  auto add_z = [&](const std::string& prefix) {
+    Index first = static_cast<Index>(P.n_variables());
+    for (std::size_t j = 0; j < n_z; ++j)
+      P.add_variable(prefix + "." + dcs.z_names[j], dcs.z_lower[j], dcs.z_upper[j], dcs.z_start[j]);
+    return first;
+  };
+  auto add_zb = [&](const std::string& prefix) {
+    Index first = static_cast<Index>(P.n_variables());
+    for (int j : dcs.boundary_z)
+      P.add_variable(prefix + "." + dcs.z_names[static_cast<std::size_t>(j)], dcs.z_lower[static_cast<std::size_t>(j)],
+                     dcs.z_upper[static_cast<std::size_t>(j)], dcs.z_start[static_cast<std::size_t>(j)]);
+    return first;
+  };
+  auto add_x = [&](const std::string& prefix, bool bounded) {
+    Index first = static_cast<Index>(P.n_variables());
+    for (std::size_t i = 0; i < n_x; ++i)
+      P.add_variable(prefix + "." + dcs.state_names[i], bounded ? x_lo(i) : -kInf, bounded ? x_up(i) : kInf,
+                     dcs.x0[i]);
+    return first;
+  };
+
+  map.u.resize(static_cast<std::size_t>(N));
+  map.u[0] = add_u(1);
+  map.z0 = add_z("z0");
+  {
+    sym::Vector x0s = sym::symbols("x0", n_x), us = sym::symbols("u", n_u), zs = sym::symbols("z0", n_z);
+    mpcc::BlockModel m;
+    m.name = "initial_point";
+    m.variables = concat({x0s, us, zs});
+    m.constraints = at_point(dcs.g_alg, x0s, us, zs);
+    m.G = at_point(dcs.comp_lambda, x0s, us, zs);
+    m.H = at_point(dcs.comp_theta, x0s, us, zs);
+    m.nonnegativity_implied = true;
+    std::vector<Index> vars = range(map.x0, n_x);
+    append(vars, range(map.u[0], n_u));
+    append(vars, range(map.z0, n_z));
+    P.add_block(P.add_block_kind(m), vars, {}, {}, {}, "initial point");
+  }
+
+  // ---- the finite-element block kind -----------------------------------------------------------
+  const bool fesd = opt.fesd;
+  const bool tf = ocp.time_optimal;
+  FeSymbols S;
+  S.x_prev = sym::symbols("x_prev", n_x);
+  S.lambda_prev = sym::symbols("lambda_prev", n_c);
+  S.u = sym::symbols("u", n_u);
+  S.h = sym::Expr::symbol("h");
+  S.T_final = sym::Expr::symbol("T_final");
+  sym::Expr h0_sym = sym::Expr::symbol("h0"), rho_h = sym::Expr::symbol("rho_h");
+  // The element length: a variable (FESD), fixed (standard), or T_final/(N·N_FE) (standard, time-optimal).
+  sym::Expr h = fesd ? S.h : (tf ? S.T_final * (1.0 / (N * N_FE)) : h0_sym);
+  for (int m = 0; m < n_s; ++m) {
+    if (integral)
+      S.X.push_back(sym::symbols("X" + std::to_string(m + 1), n_x));
+    else
+      S.V.push_back(sym::symbols("V" + std::to_string(m + 1), n_x));
+    S.Z.push_back(sym::symbols("Z" + std::to_string(m + 1), n_z));
+  }
+  const bool end_state_variable = rbp || !integral;
+  if (end_state_variable) S.X_end = sym::symbols("X_end", n_x);
+  if (rbp) S.Z_end = sym::symbols("Z_end", dcs.boundary_z.size());
+
+  mpcc::BlockModel fe;
+  fe.name = "finite_element";
+  fe.nonnegativity_implied = true;
+  fe.variables = concat({S.x_prev, S.lambda_prev, S.u});
+  if (fesd) fe.variables.push_back(S.h);
+  if (tf && !fesd) fe.variables.push_back(S.T_final);
+  for (int m = 0; m < n_s; ++m) {
+    fe.variables = concat({fe.variables, integral ? S.X[static_cast<std::size_t>(m)] : S.V[static_cast<std::size_t>(m)],
+                           S.Z[static_cast<std::size_t>(m)]});
+  }
+  fe.variables = concat({fe.variables, S.X_end, S.Z_end});
+  fe.parameters = {h0_sym, rho_h};
+
+  // Stage states (variables in the integral form, expressions in the differential form).
+  std::vector<sym::Vector> Xs(static_cast<std::size_t>(n_s));
+  if (integral) {
+    Xs = S.X;
+  } else {
+    for (int m = 0; m < n_s; ++m) {
+      sym::Vector Xm = S.x_prev;
+      for (int r = 0; r < n_s; ++r) {
+        double a = bt.A[static_cast<std::size_t>(m)][static_cast<std::size_t>(r)];
+        if (a == 0.0) continue;
+        for (std::size_t i = 0; i < n_x; ++i) Xm[i] = Xm[i] + h * a * S.V[static_cast<std::size_t>(r)][i];
+      }
+      Xs[static_cast<std::size_t>(m)] = Xm;
+    }
+  }
+  // Dynamics, algebraic equations, quadrature.
+  sym::Expr cost(0.0);
+  std::vector<std::string> names;
+  for (int m = 0; m < n_s; ++m) {
+    const auto mi = static_cast<std::size_t>(m);
+    sym::Vector f = at_point(dcs.f, Xs[mi], S.u, S.Z[mi]);
+    if (integral) {
+      // h f(X_m) − Σ_j C[j][m] X_j = 0 with X_0 = x_prev (fesd.md §2.2)
+      for (std::size_t i = 0; i < n_x; ++i) {
+        sym::Expr r = h * f[i] - col.C[0][mi + 1] * S.x_prev[i];
+        for (int j = 1; j <= n_s; ++j) r = r - col.C[static_cast<std::size_t>(j)][mi + 1] * S.X[static_cast<std::size_t>(j - 1)][i];
+        fe.constraints.push_back(r);
+        names.push_back("collocation stage " + std::to_string(m + 1) + ", state " + dcs.state_names[i]);
+      }
+    } else {
+      for (std::size_t i = 0; i < n_x; ++i) {
+        fe.constraints.push_back(f[i] - S.V[mi][i]);
+        names.push_back("stage derivative " + std::to_string(m + 1) + ", state " + dcs.state_names[i]);
+      }
+    }
+    sym::Vector g = at_point(dcs.g_alg, Xs[mi], S.u, S.Z[mi]);
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      fe.constraints.push_back(g[i]);
+      names.push_back("algebraic equation " + std::to_string(i) + " at stage " + std::to_string(m + 1));
+    }
+    if (!ocp.running_cost.is_zero()) {
+      // RK quadrature with the weights b (= B[1:] of the integral form for n_s >= 2). nosnoc's
+      // integral form uses B also for Radau n_s = 1, which halves the cost (fesd.md §2.2 quirk);
+      // the RK weight b = 1 is the correct one.
+      cost = cost + bt.b[mi] * h * at_state({ocp.running_cost}, Xs[mi], S.u)[0];
+    }
+  }
+  // FE end.
+  if (integral && rbp) {
+    for (std::size_t i = 0; i < n_x; ++i) {
+      sym::Expr r = S.X_end[i] - col.D[0] * S.x_prev[i];
+      for (int j = 1; j <= n_s; ++j) r = r - col.D[static_cast<std::size_t>(j)] * S.X[static_cast<std::size_t>(j - 1)][i];
+      fe.constraints.push_back(r);
+      names.push_back("element end, state " + dcs.state_names[i]);
+    }
+  } else if (!integral) {
+    for (std::size_t i = 0; i < n_x; ++i) {
+      sym::Expr e = S.x_prev[i];
+      for (int m = 0; m < n_s; ++m) e = e + h * bt.b[static_cast<std::size_t>(m)] * S.V[static_cast<std::size_t>(m)][i];
+      fe.constraints.push_back(S.X_end[i] - e);
+      names.push_back("element end, state " + dcs.state_names[i]);
+    }
+  }
+  if (rbp) {
+    sym::Vector g = at_boundary(dcs.g_boundary, S.X_end, S.u, S.Z_end);
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      fe.constraints.push_back(g[i]);
+      names.push_back("algebraic equation " + std::to_string(i) + " at the element end");
+    }
+  }
+  fe.constraint_names = names;
+  // Complementarity (fesd.md §3.3): Λ = (λ_prev, λ_1..λ_{m_end}), Θ_m.
+  std::vector<sym::Vector> Lambda{S.lambda_prev}, Theta;
+  for (int m = 0; m < n_s; ++m) {
+    Lambda.push_back(at_point(dcs.comp_lambda, Xs[static_cast<std::size_t>(m)], S.u, S.Z[static_cast<std::size_t>(m)]));
+    Theta.push_back(at_point(dcs.comp_theta, Xs[static_cast<std::size_t>(m)], S.u, S.Z[static_cast<std::size_t>(m)]));
+  }
+  if (rbp) Lambda.push_back(at_boundary(dcs.comp_lambda, S.X_end, S.u, S.Z_end));
+  auto add_pairs = [&](const sym::Vector& G, const sym::Vector& H, const std::string& what) {
+    for (std::size_t i = 0; i < n_c; ++i) {
+      fe.G.push_back(G[i]);
+      fe.H.push_back(H[i]);
+      fe.pair_names.push_back(what + ", component " + std::to_string(i));
+    }
+  };
+  if (!fesd) {
+    for (int m = 0; m < n_s; ++m)
+      add_pairs(Lambda[static_cast<std::size_t>(m) + 1], Theta[static_cast<std::size_t>(m)],
+                "stage " + std::to_string(m + 1));
+  } else {
+    const sym::Vector theta_sum = sum_of(Theta, n_c);
+    switch (opt.cross_complementarity) {
+      case CrossComplementarity::StageStage:
+        for (std::size_t mp = 0; mp < Lambda.size(); ++mp)
+          for (std::size_t m = 0; m < Theta.size(); ++m)
+            add_pairs(Lambda[mp], Theta[m], "λ point " + std::to_string(mp) + " ⟂ θ stage " + std::to_string(m + 1));
+        break;
+      case CrossComplementarity::FeStage:
+        for (std::size_t mp = 0; mp < Lambda.size(); ++mp)
+          add_pairs(Lambda[mp], theta_sum, "λ point " + std::to_string(mp) + " ⟂ Σθ");
+        break;
+      case CrossComplementarity::StageFe: {
+        sym::Vector lambda_sum = sum_of(Lambda, n_c);
+        for (std::size_t m = 0; m < Theta.size(); ++m)
+          add_pairs(lambda_sum, Theta[m], "Σλ ⟂ θ stage " + std::to_string(m + 1));
+        break;
+      }
+      case CrossComplementarity::FeFe:
+        add_pairs(sum_of(Lambda, n_c), theta_sum, "Σλ ⟂ Σθ");
+        break;
+    }
+  }
+  if (fesd && opt.step_equilibration == StepEquilibration::HeuristicMean)
+    cost = cost + rho_h * sq(h0_sym - S.h);  // fesd.md §3.4 heuristic_mean
+  fe.objective = cost;
+  const int fe_kind = P.add_block_kind(fe);
+
+  // ---- step equilibration between neighbouring elements of one stage (fesd.md §3.4) ------------
+  const bool pairwise_equilibration = fesd && opt.step_equilibration != StepEquilibration::None &&
+                                      opt.step_equilibration != StepEquilibration::HeuristicMean && N_FE > 1;
+  int eq_kind = -1;
+  if (pairwise_equilibration) {
+    sym::Expr hb = sym::Expr::symbol("h_prev"), hf = sym::Expr::symbol("h");
+    std::vector<sym::Vector> Zb, Zf;
+    for (int m = 0; m < n_s; ++m) {
+      Zb.push_back(sym::symbols("Zb" + std::to_string(m + 1), n_z));
+      Zf.push_back(sym::symbols("Zf" + std::to_string(m + 1), n_z));
+    }
+    sym::Vector Zbe = rbp ? sym::symbols("Zb_end", dcs.boundary_z.size()) : sym::Vector{};
+    sym::Vector Zfe = rbp ? sym::symbols("Zf_end", dcs.boundary_z.size()) : sym::Vector{};
+    // λ and θ values only depend on z (not on x or u), so states and controls are irrelevant here.
+    sym::Vector zero_x(n_x, sym::Expr(0.0)), zero_u(n_u, sym::Expr(0.0));
+    auto lambdas = [&](const std::vector<sym::Vector>& Z, const sym::Vector& Ze) {
+      std::vector<sym::Vector> L;
+      for (const auto& z : Z) L.push_back(at_point(dcs.comp_lambda, zero_x, zero_u, z));
+      if (rbp) L.push_back(at_boundary(dcs.comp_lambda, zero_x, zero_u, Ze));
+      return L;
+    };
+    auto thetas = [&](const std::vector<sym::Vector>& Z) {
+      std::vector<sym::Vector> T;
+      for (const auto& z : Z) T.push_back(at_point(dcs.comp_theta, zero_x, zero_u, z));
+      return T;
+    };
+    std::vector<sym::Vector> Lb = lambdas(Zb, Zbe), Lf = lambdas(Zf, Zfe);
+    // M-new: σ^{λ,B} = Σ_{m=1}^{m_end} λ_{n−1,m};  σ^{λ,F} = λ_{n−1,m_end} + Σ_{m=1}^{m_end} λ_{n,m}
+    sym::Vector sigma_lb = sum_of(Lb, n_c);
+    sym::Vector sigma_lf = sum_of(Lf, n_c);
+    for (std::size_t i = 0; i < n_c; ++i) sigma_lf[i] = sigma_lf[i] + Lb.back()[i];
+    sym::Vector upsilon;
+    if (dcs.mode == reformulate::DcsMode::Stewart) {
+      sym::Vector sigma_tb = sum_of(thetas(Zb), n_c), sigma_tf = sum_of(thetas(Zf), n_c);
+      for (std::size_t i = 0; i < n_c; ++i)
+        upsilon.push_back(sigma_lb[i] * sigma_lf[i] + sigma_tb[i] * sigma_tf[i]);
+    } else {
+      // [FESD-H] p.16: υ = π^{λn} + π^{λp} (α sums are not used); comp_lambda = [λn; λp]
+      const std::size_t n_alpha = n_c / 2;
+      for (std::size_t i = 0; i < n_alpha; ++i)
+        upsilon.push_back(sigma_lb[i] * sigma_lf[i] + sigma_lb[n_alpha + i] * sigma_lf[n_alpha + i]);
+    }
+    sym::Expr eta(1.0);
+    for (const auto& v : upsilon) eta = eta * v;
+    sym::Expr dh = hf - hb;
+    mpcc::BlockModel se;
+    se.name = "step_equilibration";
+    se.variables = {hb, hf};
+    for (const auto& z : Zb) se.variables = concat({se.variables, z});
+    se.variables = concat({se.variables, Zbe});
+    for (const auto& z : Zf) se.variables = concat({se.variables, z});
+    se.variables = concat({se.variables, Zfe});
+    se.parameters = {rho_h};
+    switch (opt.step_equilibration) {
+      case StepEquilibration::HeuristicDiff: se.objective = rho_h * sq(dh); break;
+      case StepEquilibration::L2Relaxed: se.objective = rho_h * eta * sq(dh); break;
+      case StepEquilibration::L2RelaxedScaled:
+        se.objective = rho_h * tanh(eta / opt.step_equilibration_sigma) * sq(dh);
+        break;
+      case StepEquilibration::Direct:
+        se.constraints = {eta * dh};
+        se.constraint_names = {"step equilibration η·Δh = 0"};
+        break;
+      default: break;
+    }
+    eq_kind = P.add_block_kind(se);
+  }
+
+  // ---- grid row per stage: Σ_n h_{k,n} = T/N (or T_final/N) ------------------------------------
+  int grid_kind = -1;
+  if (fesd) {
+    sym::Vector hs = sym::symbols("h", static_cast<std::size_t>(N_FE));
+    sym::Expr L = sym::Expr::symbol("stage_length"), T = sym::Expr::symbol("T_final");
+    sym::Expr sum(0.0);
+    for (const auto& x : hs) sum = sum + x;
+    mpcc::BlockModel g;
+    g.name = "stage_grid";
+    g.variables = hs;
+    if (tf) {
+      g.variables.push_back(T);
+      g.constraints = {sum - T * (1.0 / N)};
+    } else {
+      g.parameters = {L};
+      g.constraints = {sum - L};
+    }
+    g.constraint_names = {"sum of element lengths = stage length"};
+    grid_kind = P.add_block_kind(g);
+  }
+
+  // ---- path constraints, path complementarity, terminal conditions ------------------------------
+  int path_kind = -1, path_comp_kind = -1;
+  sym::Vector px = sym::symbols("x", n_x), pu = sym::symbols("u", n_u);
+  if (!ocp.path.empty()) {
+    mpcc::BlockModel m;
+    m.name = "path_constraints";
+    m.variables = concat({px, pu});
+    m.constraints = at_state(ocp.path, px, pu);
+    m.constraint_names = ocp.path_names.empty() ? std::vector<std::string>(ocp.path.size(), "path constraint")
+                                                : ocp.path_names;
+    path_kind = P.add_block_kind(m);
+  }
+  if (!ocp.path_G.empty()) {
+    mpcc::BlockModel m;
+    m.name = "path_complementarity";
+    m.variables = concat({px, pu});
+    m.G = at_state(ocp.path_G, px, pu);
+    m.H = at_state(ocp.path_H, px, pu);
+    path_comp_kind = P.add_block_kind(m);
+  }
+
+  // ---- emit stages and elements ----------------------------------------------------------------
+  map.fe.assign(static_cast<std::size_t>(N), std::vector<FiniteElementIndex>(static_cast<std::size_t>(N_FE)));
+  std::vector<Index> x_prev = range(map.x0, n_x);
+  std::vector<Index> lambda_prev(n_c);
+  for (std::size_t i = 0; i < n_c; ++i) lambda_prev[i] = map.z0 + lambda_in_z[i];
+  const double h_lo = tf ? (1.0 - opt.step_bounds) * ocp.final_time_lower / (N * N_FE) : (1.0 - opt.step_bounds) * h0;
+  const double h_up = tf ? (1.0 + opt.step_bounds) * ocp.final_time_upper / (N * N_FE) : (1.0 + opt.step_bounds) * h0;
+  for (int k = 0; k < N; ++k) {
+    const auto ku = static_cast<std::size_t>(k);
+    if (k > 0) map.u[ku] = add_u(k + 1);
+    std::vector<Index> hs;
+    for (int n = 0; n < N_FE; ++n) {
+      const auto nu = static_cast<std::size_t>(n);
+      FiniteElementIndex& I = map.fe[ku][nu];
+      const std::string tag = "fe" + std::to_string(k) + "." + std::to_string(n);
+      std::vector<Index> vars = x_prev;
+      append(vars, lambda_prev);
+      append(vars, range(map.u[ku], n_u));
+      if (fesd) {
+        I.h = P.add_variable(tag + ".h", std::max(h_lo, 0.0), h_up, h0);
+        vars.push_back(I.h);
+        hs.push_back(I.h);
+      }
+      if (tf && !fesd) vars.push_back(map.final_time);
+      for (int m = 0; m < n_s; ++m) {
+        const std::string st = tag + ".stage" + std::to_string(m + 1);
+        if (integral) {
+          Index X = add_x(st, true);
+          I.X.push_back(X);
+          append(vars, range(X, n_x));
+        } else {
+          Index V = static_cast<Index>(P.n_variables());
+          P.add_variables(st + ".v", n_x, -kInf, kInf, 0.0);
+          I.V.push_back(V);
+          I.X.push_back(-1);
+          append(vars, range(V, n_x));
+        }
+        Index Z = add_z(st);
+        I.Z.push_back(Z);
+        append(vars, range(Z, n_z));
+      }
+      if (end_state_variable) {
+        I.x_end = add_x(tag + ".end", true);
+        append(vars, range(I.x_end, n_x));
+      } else {
+        I.x_end = I.X.back();
+      }
+      if (rbp) {
+        I.z_end = add_zb(tag + ".end");
+        append(vars, range(I.z_end, dcs.boundary_z.size()));
+      }
+      P.add_block(fe_kind, vars, {map.param_h0, map.param_rho_h}, {}, {}, "stage " + std::to_string(k + 1) +
+                                                                             ", element " + std::to_string(n + 1));
+      // step equilibration with the previous element of this stage
+      if (pairwise_equilibration && n > 0) {
+        const FiniteElementIndex& B = map.fe[ku][nu - 1];
+        std::vector<Index> ev{B.h, I.h};
+        for (Index z : B.Z) append(ev, range(z, n_z));
+        if (rbp) append(ev, range(B.z_end, dcs.boundary_z.size()));
+        for (Index z : I.Z) append(ev, range(z, n_z));
+        if (rbp) append(ev, range(I.z_end, dcs.boundary_z.size()));
+        P.add_block(eq_kind, ev, {map.param_rho_h}, {}, {}, "step equilibration " + tag);
+      }
+      // path constraints at every element end / stage point
+      if (path_kind >= 0 && opt.path_at == PathAt::Elements) {
+        std::vector<Index> pv = range(I.x_end, n_x);
+        append(pv, range(map.u[ku], n_u));
+        P.add_block(path_kind, pv, {}, ocp.path_lower, ocp.path_upper, "path constraints at " + tag);
+      }
+      if (path_kind >= 0 && opt.path_at == PathAt::StagePoints)
+        for (int m = 0; m < n_s; ++m) {
+          std::vector<Index> pv = range(I.X[static_cast<std::size_t>(m)], n_x);
+          append(pv, range(map.u[ku], n_u));
+          P.add_block(path_kind, pv, {}, ocp.path_lower, ocp.path_upper,
+                      "path constraints at " + tag + " stage " + std::to_string(m + 1));
+        }
+      if (path_comp_kind >= 0) {
+        if (integral) {
+          for (int m = 0; m < n_s; ++m) {
+            std::vector<Index> pv = range(I.X[static_cast<std::size_t>(m)], n_x);
+            append(pv, range(map.u[ku], n_u));
+            P.add_block(path_comp_kind, pv, {}, {}, {}, "path complementarity at " + tag);
+          }
+        } else {
+          std::vector<Index> pv = range(I.x_end, n_x);
+          append(pv, range(map.u[ku], n_u));
+          P.add_block(path_comp_kind, pv, {}, {}, {}, "path complementarity at " + tag);
+        }
+      }
+      x_prev = range(I.x_end, n_x);
+      for (std::size_t i = 0; i < n_c; ++i)
+        lambda_prev[i] = rbp ? I.z_end + lambda_in_zb[i] : I.Z.back() + lambda_in_z[i];
+    }
+    if (fesd) {
+      std::vector<Index> gv = hs;
+      if (tf) gv.push_back(map.final_time);
+      P.add_block(grid_kind, gv, tf ? std::vector<Index>{} : std::vector<Index>{map.param_stage_length}, {}, {},
+                  "grid of stage " + std::to_string(k + 1));
+    }
+    if (path_kind >= 0 && opt.path_at == PathAt::StageEnds) {
+      std::vector<Index> pv = x_prev;
+      append(pv, range(map.u[ku], n_u));
+      P.add_block(path_kind, pv, {}, ocp.path_lower, ocp.path_upper, "path constraints at the end of stage " +
+                                                                        std::to_string(k + 1));
+    }
+  }
+  // Terminal cost and constraints on the last FE-end state.
+  if (!ocp.terminal_cost.is_zero() || !ocp.terminal.empty()) {
+    sym::Vector xs = sym::symbols("x", n_x);
+    mpcc::BlockModel m;
+    m.name = "terminal";
+    m.variables = xs;
+    sym::Vector zu(n_u, sym::Expr(0.0));
+    m.objective = at_state({ocp.terminal_cost}, xs, zu)[0];
+    m.constraints = at_state(ocp.terminal, xs, zu);
+    m.constraint_names = ocp.terminal_names.empty() ? std::vector<std::string>(ocp.terminal.size(), "terminal constraint")
+                                                    : ocp.terminal_names;
+    P.add_block(P.add_block_kind(m), x_prev, {}, ocp.terminal_lower, ocp.terminal_upper, "terminal conditions");
+  }
+  return tr;
+}
+
+std::vector<double> time_grid(const Transcription& t, const std::vector<double>& w, const OcpSpec& ocp,
+                              const Options& options) {
+  std::vector<double> grid{0.0};
+  const int N = ocp.stages, N_FE = options.elements;
+  double T = ocp.time_optimal ? w[static_cast<std::size_t>(t.map.final_time)] : ocp.horizon;
+  double now = 0.0;
+  for (int k = 0; k < N; ++k)
+    for (int n = 0; n < N_FE; ++n) {
+      const FiniteElementIndex& I = t.map.fe[static_cast<std::size_t>(k)][static_cast<std::size_t>(n)];
+      double h = I.h >= 0 ? w[static_cast<std::size_t>(I.h)] : T / (N * N_FE);
+      now += h;
+      grid.push_back(now);
+    }
+  return grid;
+}
+
+}  // namespace stasis::discretize

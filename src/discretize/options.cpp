@@ -1,0 +1,163 @@
+// The documented `discretization:` options.
+#include <cstdlib>
+
+#include "stasis/discretize/fesd.hpp"
+#include "stasis/error.hpp"
+
+namespace stasis::discretize {
+
+const char* to_string(Representation r) { return r == Representation::Integral ? "integral" : "differential"; }
+const char* to_string(CrossComplementarity c) {
+  switch (c) {
+    case CrossComplementarity::StageStage: return "stage_stage";
+    case CrossComplementarity::FeStage: return "fe_stage";
+    case CrossComplementarity::StageFe: return "stage_fe";
+    case CrossComplementarity::FeFe: return "fe_fe";
+  }
+  return "?";
+}
+const char* to_string(StepEquilibration s) {
+  switch (s) {
+    case StepEquilibration::None: return "none";
+    case StepEquilibration::HeuristicMean: return "heuristic_mean";
+    case StepEquilibration::HeuristicDiff: return "heuristic_diff";
+    case StepEquilibration::L2Relaxed: return "l2_relaxed";
+    case StepEquilibration::L2RelaxedScaled: return "l2_relaxed_scaled";
+    case StepEquilibration::Direct: return "direct";
+  }
+  return "?";
+}
+const char* to_string(PathAt p) {
+  switch (p) {
+    case PathAt::StageEnds: return "stage_ends";
+    case PathAt::Elements: return "elements";
+    case PathAt::StagePoints: return "stage_points";
+  }
+  return "?";
+}
+
+namespace {
+
+template <class E>
+E parse_enum(const std::string& name, const std::string& v, std::initializer_list<E> values) {
+  std::string allowed;
+  for (E e : values) {
+    if (v == to_string(e)) return e;
+    allowed += (allowed.empty() ? "" : ", ") + std::string(to_string(e));
+  }
+  throw Error("option '" + name + "': unknown value '" + v + "'; allowed: " + allowed);
+}
+double parse_number(const std::string& name, const std::string& v) {
+  char* end = nullptr;
+  double d = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end != '\0') throw Error("option '" + name + "': '" + v + "' is not a number");
+  return d;
+}
+int parse_int(const std::string& name, const std::string& v) {
+  char* end = nullptr;
+  long i = std::strtol(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0') throw Error("option '" + name + "': '" + v + "' is not an integer");
+  return static_cast<int>(i);
+}
+bool parse_bool(const std::string& name, const std::string& v) {
+  if (v == "true" || v == "yes" || v == "on" || v == "1") return true;
+  if (v == "false" || v == "no" || v == "off" || v == "0") return false;
+  throw Error("option '" + name + "': '" + v + "' is not a boolean (true or false)");
+}
+
+std::vector<OptionInfo> make_table() {
+  using O = Options;
+  std::vector<OptionInfo> t;
+  t.push_back({"scheme", "radau_iia",
+               "Runge-Kutta scheme: radau_iia (1-9 stages), gauss_legendre (1-9), lobatto_iiia, lobatto_iiic (2-5), "
+               "explicit_rk (1-4)",
+               [](O& o, const std::string& v) { o.scheme = scheme_from_string(v); }});
+  t.push_back({"stages", "2", "Runge-Kutta stages n_s",
+               [](O& o, const std::string& v) { o.stages = parse_int("stages", v); }});
+  t.push_back({"elements", "2", "finite elements per control stage (or per simulation step)",
+               [](O& o, const std::string& v) { o.elements = parse_int("elements", v); }});
+  t.push_back({"fesd", "true",
+               "finite elements with switch detection (step lengths are variables); false = standard time stepping",
+               [](O& o, const std::string& v) { o.fesd = parse_bool("fesd", v); }});
+  t.push_back({"dcs", "stewart", "complementarity form of the Filippov system: stewart (θ, λ, μ) or step (α, λn, λp)",
+               [](O& o, const std::string& v) {
+                 if (v == "stewart") o.dcs = reformulate::DcsMode::Stewart;
+                 else if (v == "step" || v == "heaviside") o.dcs = reformulate::DcsMode::Step;
+                 else throw Error("option 'dcs': unknown value '" + v + "'; allowed: stewart, step");
+               }});
+  t.push_back({"representation", "integral",
+               "integral (collocation, Radau IIA and Gauss-Legendre only) or differential (stage derivatives); "
+               "Lobatto and explicit schemes always use differential",
+               [](O& o, const std::string& v) {
+                 o.representation = parse_enum("representation", v, {Representation::Integral, Representation::Differential});
+               }});
+  t.push_back({"cross_complementarity", "fe_stage",
+               "cross complementarity: stage_stage, fe_stage, stage_fe, fe_fe (fesd.md §3.3)",
+               [](O& o, const std::string& v) {
+                 o.cross_complementarity =
+                     parse_enum("cross_complementarity", v,
+                                {CrossComplementarity::StageStage, CrossComplementarity::FeStage,
+                                 CrossComplementarity::StageFe, CrossComplementarity::FeFe});
+               }});
+  t.push_back({"step_equilibration", "heuristic_mean",
+               "step equilibration: none, heuristic_mean, heuristic_diff, l2_relaxed, l2_relaxed_scaled, direct "
+               "(fesd.md §3.4)",
+               [](O& o, const std::string& v) {
+                 o.step_equilibration = parse_enum(
+                     "step_equilibration", v,
+                     {StepEquilibration::None, StepEquilibration::HeuristicMean, StepEquilibration::HeuristicDiff,
+                      StepEquilibration::L2Relaxed, StepEquilibration::L2RelaxedScaled, StepEquilibration::Direct});
+               }});
+  t.push_back({"step_bounds", "1", "γ_h in [0, 1]: element lengths lie in [(1-γ_h) h0, (1+γ_h) h0]",
+               [](O& o, const std::string& v) { o.step_bounds = parse_number("step_bounds", v); }});
+  t.push_back({"step_penalty", "1", "ρ_h, weight of the step equilibration",
+               [](O& o, const std::string& v) { o.step_penalty = parse_number("step_penalty", v); }});
+  t.push_back({"step_equilibration_sigma", "0.1", "σ of l2_relaxed_scaled: weight tanh(η/σ)",
+               [](O& o, const std::string& v) { o.step_equilibration_sigma = parse_number("step_equilibration_sigma", v); }});
+  t.push_back({"path_at", "stage_ends",
+               "where path constraints hold: stage_ends, elements (every element end) or stage_points (every RK stage "
+               "point; integral representation)",
+               [](O& o, const std::string& v) {
+                 o.path_at = parse_enum("path_at", v, {PathAt::StageEnds, PathAt::Elements, PathAt::StagePoints});
+               }});
+  return t;
+}
+
+}  // namespace
+
+const std::vector<OptionInfo>& option_table() {
+  static const std::vector<OptionInfo> table = make_table();
+  return table;
+}
+
+void set_option(Options& options, const std::string& name, const std::string& value) {
+  for (const auto& info : option_table())
+    if (info.name == name) {
+      info.set(options, value);
+      return;
+    }
+  std::string names;
+  for (const auto& info : option_table()) names += (names.empty() ? "" : ", ") + info.name;
+  throw Error("unknown discretization option '" + name + "'; valid options: " + names);
+}
+
+Representation Options::effective_representation() const {
+  if (scheme == Scheme::RadauIIA || scheme == Scheme::GaussLegendre) return representation;
+  return Representation::Differential;
+}
+
+void Options::validate() const {
+  if (stages < min_stages(scheme) || stages > max_stages(scheme))
+    throw Error("option 'stages': " + std::string(to_string(scheme)) + " takes " + std::to_string(min_stages(scheme)) +
+                " to " + std::to_string(max_stages(scheme)) + " stages, not " + std::to_string(stages));
+  if (elements < 1) throw Error("option 'elements' must be at least 1, not " + std::to_string(elements));
+  if (!(step_bounds >= 0.0 && step_bounds <= 1.0))
+    throw Error("option 'step_bounds' (γ_h) must lie in [0, 1], not " + std::to_string(step_bounds));
+  if (!(step_penalty >= 0.0)) throw Error("option 'step_penalty' must be >= 0");
+  if (!(step_equilibration_sigma > 0.0)) throw Error("option 'step_equilibration_sigma' must be > 0");
+  if (path_at == PathAt::StagePoints && effective_representation() != Representation::Integral)
+    throw Error("option 'path_at: stage_points' needs stage states as variables: use representation: integral with "
+                "radau_iia or gauss_legendre");
+}
+
+}  // namespace stasis::discretize
