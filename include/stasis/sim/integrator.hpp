@@ -1,0 +1,86 @@
+#pragma once
+// sim::Integrator — FESD as an integrator (fesd.md §6): one small MPCC per step (one control stage
+// of length horizon/steps with `elements` finite elements), built and compiled once and re-solved
+// step after step, chained through the initial state.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "stasis/discretize/fesd.hpp"
+#include "stasis/model/pss.hpp"
+#include "stasis/mpcc/homotopy.hpp"
+#include "stasis/reformulate/dcs.hpp"
+
+namespace stasis::sim {
+
+struct Options {
+  double horizon = 1.0;   ///< physical time to simulate
+  int steps = 1;          ///< integrator steps
+  /// Start each step from the previous step's whole solution (element lengths, multipliers).
+  /// Default off: states start at the current state, everything else at the nominal guess.
+  bool warm_start = false;
+  std::vector<double> controls;  ///< constant control values (size n_u; empty = zeros)
+  discretize::Options discretization;
+  mpcc::HomotopyOptions homotopy;
+};
+
+/// A change of the active set of Filippov regions between two consecutive finite elements.
+struct Event {
+  double time = 0.0;
+  std::vector<int> switching;         ///< switching functions (or indicators) that vanish there
+  std::vector<int> before, after;     ///< active regions (θ components) before and after
+  std::vector<double> state;          ///< state at the event
+};
+
+struct StepInfo {
+  int step = 0;                 ///< 0-based
+  int steps = 0;
+  double time = 0.0;            ///< physical time at the end of the step
+  bool converged = false;
+  int homotopy_steps = 0;
+  int iterations = 0;
+  double residual = 0.0;
+  double wall_time_s = 0.0;
+  std::string message;
+};
+
+struct Result {
+  bool converged = true;            ///< every step converged
+  std::string message;
+  std::vector<double> time;         ///< every finite-element boundary, from 0
+  std::vector<std::vector<double>> states;   ///< [point][state] at `time`
+  std::vector<std::vector<int>> active;      ///< active regions of each element (size time.size() - 1)
+  std::vector<double> element_length;        ///< h of each element
+  std::vector<Event> events;
+  std::vector<StepInfo> steps;
+  std::vector<mpcc::Result> step_results;    ///< homotopy statistics of every step
+  double max_residual = 0.0;
+  int nlp_iterations = 0;
+  double construction_time_s = 0.0;
+  double solve_time_s = 0.0;
+};
+
+class Integrator {
+ public:
+  Integrator(const reformulate::Dcs& dcs, const Options& options);
+  ~Integrator();
+  /// Called after every step (progress lines).
+  std::function<void(const StepInfo&)> on_step;
+  /// Simulates from x0 (default: the model's x0).
+  Result simulate();
+  Result simulate(const std::vector<double>& x0);
+  const discretize::Transcription& transcription() const;
+  const reformulate::Dcs& dcs() const { return dcs_; }
+
+ private:
+  struct Impl;
+  reformulate::Dcs dcs_;
+  Options options_;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Convenience: to_dcs + Integrator + simulate.
+Result simulate(const model::Pss& model, const Options& options);
+
+}  // namespace stasis::sim
