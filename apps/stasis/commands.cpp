@@ -7,7 +7,11 @@
 #include <iostream>
 
 #include "stasis/error.hpp"
+#include "stasis/io/model_file.hpp"
 #include "stasis/io/mpcc_build.hpp"
+#include "stasis/io/results.hpp"
+#include "stasis/ocp/solver.hpp"
+#include "stasis/sim/integrator.hpp"
 #include "stasis/io/problem_file.hpp"
 #include "stasis/mpcc/homotopy.hpp"
 
@@ -71,10 +75,112 @@ int run_mpcc(const CommonOptions& o) {
   return r.converged ? 0 : 1;
 }
 
+int run_simulate(const CommonOptions& o) {
+  require_kind(o.file, "simulate");
+  io::SimulateFile file = io::read_simulate_file(o.file, o.overrides);
+  if (o.verbose) file.homotopy.print_level = 5;
+  sim::Options so;
+  so.horizon = file.horizon;
+  so.steps = file.steps;
+  so.warm_start = file.warm_start;
+  so.controls = file.controls;
+  so.discretization = file.discretization;
+  so.homotopy = file.homotopy;
+  reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, so.discretization.dcs);
+  sim::Integrator integrator(dcs, so);
+  if (!o.quiet) {
+    fmt::print("stasis simulate {}: {} states, {} regions, {} steps of {:g} ({} elements, {} {} stages, {})\n", o.file,
+               dcs.n_x(), dcs.theta.size(), so.steps, so.horizon / so.steps, so.discretization.elements,
+               discretize::to_string(so.discretization.scheme), so.discretization.stages,
+               so.discretization.fesd ? "FESD" : "standard time stepping");
+    integrator.on_step = [](const sim::StepInfo& s) {
+      fmt::print("step {:>5}/{:<5} t = {:<12.6g} homotopy steps {:>2}  residual {:.2e}  iterations {:>4}  {}\n",
+                 s.step + 1, s.steps, s.time, s.homotopy_steps, s.residual, s.iterations,
+                 s.converged ? "" : "NOT converged");
+      std::fflush(stdout);
+    };
+  }
+  sim::Result r = integrator.simulate();
+  std::string dir = o.out_dir.empty() ? default_out_dir(o.file) : o.out_dir;
+  namespace fs = std::filesystem;
+  io::write_text_file((fs::path(dir) / "result.json").string(), io::simulation_result_json(file, r));
+  io::write_text_file((fs::path(dir) / "trajectory.csv").string(),
+                      io::trajectory_csv(file.model.pss, r.time, r.states));
+  io::write_text_file((fs::path(dir) / "events.csv").string(), io::events_csv(r.events));
+  fmt::print("{}: {}; {} switch events; max residual {:.2e}; {} IPOPT iterations; {:.3f} s (construction {:.3f} s)\n",
+             r.converged ? "converged" : "NOT converged", r.message, r.events.size(), r.max_residual,
+             r.nlp_iterations, r.solve_time_s, r.construction_time_s);
+  if (!o.quiet) {
+    const auto& x = r.states.back();
+    std::string values;
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (static_cast<int>(i) != file.model.pss.time_state)
+        values += fmt::format("{}{} = {:.10g}", values.empty() ? "" : ", ", file.model.pss.state_names[i], x[i]);
+    fmt::print("final state at t = {:g}: {}\nwrote {}/result.json, trajectory.csv, events.csv\n", r.time.back(), values,
+               dir);
+  }
+  return r.converged ? 0 : 1;
+}
+
+int run_solve(const CommonOptions& o) {
+  require_kind(o.file, "ocp");
+  io::OcpFile file = io::read_ocp_file(o.file, o.overrides);
+  if (o.verbose) file.homotopy.print_level = 5;
+  ocp::Options oo{file.discretization, file.homotopy};
+  reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, oo.discretization.dcs);
+  ocp::Solver solver(dcs, file.ocp, oo);
+  const auto& P = solver.transcription().problem;
+  if (!o.quiet) {
+    fmt::print("stasis solve {}: {} states, {} controls, {} stages x {} elements ({} {} stages, {}){}\n", o.file,
+               dcs.n_x(), dcs.n_u(), file.ocp.stages, oo.discretization.elements,
+               discretize::to_string(oo.discretization.scheme), oo.discretization.stages,
+               oo.discretization.fesd ? "FESD" : "standard time stepping",
+               file.ocp.time_optimal ? ", time-optimal" : "");
+    fmt::print("MPCC: {} variables, {} constraints, {} complementarity pairs\n", P.n_variables(), P.n_constraints(),
+               P.n_pairs());
+    print_step_header();
+    solver.on_step = print_step;
+  }
+  ocp::Result r = solver.solve();
+  std::string dir = o.out_dir.empty() ? default_out_dir(o.file) : o.out_dir;
+  namespace fs = std::filesystem;
+  io::write_text_file((fs::path(dir) / "result.json").string(), io::ocp_result_json(file, r));
+  io::write_text_file((fs::path(dir) / "trajectory.csv").string(),
+                      io::trajectory_csv(file.model.pss, r.time, r.states));
+  io::write_text_file((fs::path(dir) / "events.csv").string(), io::events_csv(r.events));
+  fmt::print("{}: {} (objective {:.10g}, final time {:.10g}, residual {:.2e}) after {} NLP solves, {} IPOPT "
+             "iterations, {:.3f} s (construction {:.3f} s)\n",
+             r.converged ? "converged" : "NOT converged", r.message, r.objective, r.final_time, r.residual,
+             r.homotopy.nlp_solves, r.homotopy.nlp_iterations, r.solve_time_s, r.construction_time_s);
+  if (!o.quiet) fmt::print("wrote {}/result.json, trajectory.csv, events.csv\n", dir);
+  return r.converged ? 0 : 1;
+}
+
 int run_check(const CommonOptions& o) {
   std::string kind = io::read_kind(o.file);
-  if (kind != "mpcc")
-    throw Error(o.file + ": 'stasis check' does not handle kind '" + kind + "' in this version yet");
+  if (kind == "simulate") {
+    io::SimulateFile file = io::read_simulate_file(o.file, o.overrides);
+    reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, file.discretization.dcs);
+    sim::Options so{file.horizon, file.steps, file.warm_start, file.controls, file.discretization, file.homotopy};
+    sim::Integrator integrator(dcs, so);
+    const auto& P = integrator.transcription().problem;
+    fmt::print("{}: kind simulate, OK\n  model: {} states, {} controls, {} regions ({} form)\n", o.file, dcs.n_x(),
+               dcs.n_u(), dcs.theta.size(), reformulate::to_string(dcs.mode));
+    fmt::print("  one step: MPCC with {} variables, {} constraints, {} complementarity pairs; {} steps\n",
+               P.n_variables(), P.n_constraints(), P.n_pairs(), file.steps);
+    return 0;
+  }
+  if (kind == "ocp") {
+    io::OcpFile file = io::read_ocp_file(o.file, o.overrides);
+    reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, file.discretization.dcs);
+    ocp::Solver solver(dcs, file.ocp, {file.discretization, file.homotopy});
+    const auto& P = solver.transcription().problem;
+    fmt::print("{}: kind ocp, OK\n  model: {} states, {} controls, {} regions ({} form)\n", o.file, dcs.n_x(),
+               dcs.n_u(), dcs.theta.size(), reformulate::to_string(dcs.mode));
+    fmt::print("  MPCC: {} variables, {} constraints, {} complementarity pairs\n", P.n_variables(),
+               P.n_constraints(), P.n_pairs());
+    return 0;
+  }
   io::MpccFile file = io::read_mpcc_file(o.file, o.overrides);
   mpcc::Problem problem = io::build_mpcc(file);
   mpcc::Homotopy homotopy(problem, file.options);  // builds and compiles the relaxed NLP

@@ -14,5 +14,7 @@ struct CommonOptions {
 
 int run_mpcc(const CommonOptions& options);
 int run_check(const CommonOptions& options);
+int run_simulate(const CommonOptions& options);
+int run_solve(const CommonOptions& options);
 
 }  // namespace stasis::cli

@@ -34,9 +34,9 @@ int main(int argc, char** argv) {
   };
   CLI::App* mpcc = app.add_subcommand("mpcc", "solve a generic MPCC (kind: mpcc)");
   add_common(mpcc, true);
-  CLI::App* simulate = app.add_subcommand("simulate", "simulate a model (kind: simulate) [not available yet]");
+  CLI::App* simulate = app.add_subcommand("simulate", "simulate a model (kind: simulate; pss models)");
   add_common(simulate, true);
-  CLI::App* solve = app.add_subcommand("solve", "solve an optimal control problem (kind: ocp) [not available yet]");
+  CLI::App* solve = app.add_subcommand("solve", "solve an optimal control problem (kind: ocp; pss models)");
   add_common(solve, true);
   CLI::App* check = app.add_subcommand("check", "parse, build and validate a problem file; print sizes; solve nothing");
   add_common(check, false);
@@ -54,9 +54,10 @@ int main(int argc, char** argv) {
   try {
     if (mpcc->parsed()) return run_mpcc(common);
     if (check->parsed()) return run_check(common);
-    if (simulate->parsed() || solve->parsed() || report->parsed()) {
-      std::cerr << "stasis: error: this command is not available in this version yet (only 'mpcc' and 'check' "
-                   "are); see the project's issues for progress\n";
+    if (simulate->parsed()) return run_simulate(common);
+    if (solve->parsed()) return run_solve(common);
+    if (report->parsed()) {
+      std::cerr << "stasis: error: 'stasis report' is not available in this version yet\n";
       return 2;
     }
   } catch (const stasis::Error& e) {

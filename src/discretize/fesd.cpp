@@ -332,10 +332,19 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
         break;
     }
   }
-  if (fesd && opt.step_equilibration == StepEquilibration::HeuristicMean)
-    cost = cost + rho_h * sq(h0_sym - S.h);  // fesd.md §3.4 heuristic_mean
   fe.objective = cost;
   const int fe_kind = P.add_block_kind(fe);
+  int mean_kind = -1;
+  if (fesd && opt.step_equilibration == StepEquilibration::HeuristicMean) {
+    // fesd.md §3.4 heuristic_mean: ρ_h (h0 − h)², a method term kept out of the user's objective
+    mpcc::BlockModel m;
+    m.name = "step_equilibration_mean";
+    m.variables = {S.h};
+    m.parameters = {h0_sym, rho_h};
+    m.objective = rho_h * sq(h0_sym - S.h);
+    m.objective_is_regularization = true;
+    mean_kind = P.add_block_kind(m);
+  }
 
   // ---- step equilibration between neighbouring elements of one stage (fesd.md §3.4) ------------
   const bool pairwise_equilibration = fesd && opt.step_equilibration != StepEquilibration::None &&
@@ -390,6 +399,7 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
     for (const auto& z : Zf) se.variables = concat({se.variables, z});
     se.variables = concat({se.variables, Zfe});
     se.parameters = {rho_h};
+    se.objective_is_regularization = true;
     switch (opt.step_equilibration) {
       case StepEquilibration::HeuristicDiff: se.objective = rho_h * sq(dh); break;
       case StepEquilibration::L2Relaxed: se.objective = rho_h * eta * sq(dh); break;
@@ -400,6 +410,18 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
         se.constraints = {eta * dh};
         se.constraint_names = {"step equilibration η·Δh = 0"};
         break;
+      case StepEquilibration::DirectComplementarity: {
+        sym::Expr dp = sym::Expr::symbol("dh_plus"), dm = sym::Expr::symbol("dh_minus");
+        se.variables.push_back(dp);
+        se.variables.push_back(dm);
+        se.constraints = {dh - dp + dm};
+        se.constraint_names = {"Δh = Δ⁺ − Δ⁻"};
+        se.G = {eta, eta};
+        se.H = {dp, dm};
+        se.pair_names = {"η ⟂ Δ⁺", "η ⟂ Δ⁻"};
+        se.nonnegativity_implied = true;  // η is a product of sums of nonnegative variables
+        break;
+      }
       default: break;
     }
     eq_kind = P.add_block_kind(se);
@@ -500,6 +522,7 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
       }
       P.add_block(fe_kind, vars, {map.param_h0, map.param_rho_h}, {}, {}, "stage " + std::to_string(k + 1) +
                                                                              ", element " + std::to_string(n + 1));
+      if (mean_kind >= 0) P.add_block(mean_kind, {I.h}, {map.param_h0, map.param_rho_h}, {}, {}, "step penalty " + tag);
       // step equilibration with the previous element of this stage
       if (pairwise_equilibration && n > 0) {
         const FiniteElementIndex& B = map.fe[ku][nu - 1];
@@ -508,6 +531,10 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
         if (rbp) append(ev, range(B.z_end, dcs.boundary_z.size()));
         for (Index z : I.Z) append(ev, range(z, n_z));
         if (rbp) append(ev, range(I.z_end, dcs.boundary_z.size()));
+        if (opt.step_equilibration == StepEquilibration::DirectComplementarity) {
+          ev.push_back(P.add_variable(tag + ".dh_plus", 0.0, kInf, 0.0));
+          ev.push_back(P.add_variable(tag + ".dh_minus", 0.0, kInf, 0.0));
+        }
         P.add_block(eq_kind, ev, {map.param_rho_h}, {}, {}, "step equilibration " + tag);
       }
       // path constraints at every element end / stage point

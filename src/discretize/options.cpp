@@ -24,6 +24,7 @@ const char* to_string(StepEquilibration s) {
     case StepEquilibration::L2Relaxed: return "l2_relaxed";
     case StepEquilibration::L2RelaxedScaled: return "l2_relaxed_scaled";
     case StepEquilibration::Direct: return "direct";
+    case StepEquilibration::DirectComplementarity: return "direct_complementarity";
   }
   return "?";
 }
@@ -100,13 +101,14 @@ std::vector<OptionInfo> make_table() {
                                  CrossComplementarity::StageFe, CrossComplementarity::FeFe});
                }});
   t.push_back({"step_equilibration", "heuristic_mean",
-               "step equilibration: none, heuristic_mean, heuristic_diff, l2_relaxed, l2_relaxed_scaled, direct "
-               "(fesd.md §3.4)",
+               "step equilibration: none, heuristic_mean, heuristic_diff, l2_relaxed, l2_relaxed_scaled, direct, "
+               "direct_complementarity (fesd.md §3.4)",
                [](O& o, const std::string& v) {
                  o.step_equilibration = parse_enum(
                      "step_equilibration", v,
                      {StepEquilibration::None, StepEquilibration::HeuristicMean, StepEquilibration::HeuristicDiff,
-                      StepEquilibration::L2Relaxed, StepEquilibration::L2RelaxedScaled, StepEquilibration::Direct});
+                      StepEquilibration::L2Relaxed, StepEquilibration::L2RelaxedScaled, StepEquilibration::Direct,
+                      StepEquilibration::DirectComplementarity});
                }});
   t.push_back({"step_bounds", "1", "γ_h in [0, 1]: element lengths lie in [(1-γ_h) h0, (1+γ_h) h0]",
                [](O& o, const std::string& v) { o.step_bounds = parse_number("step_bounds", v); }});

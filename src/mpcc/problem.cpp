@@ -118,7 +118,11 @@ void for_each_block(const Problem& p, const std::vector<double>& w, const std::v
 
 double Problem::objective(const std::vector<double>& w, const std::vector<double>* parameters) const {
   double f = 0.0;
-  for_each_block(*this, w, parameters, [&](double fb, const auto&, const auto&) { f += fb; });
+  std::size_t b = 0;
+  for_each_block(*this, w, parameters, [&](double fb, const auto&, const auto&) {
+    const BlockInstance& inst = blocks_[b++];
+    if (!kinds_[static_cast<std::size_t>(inst.kind)].model.objective_is_regularization) f += fb;
+  });
   return f;
 }
 

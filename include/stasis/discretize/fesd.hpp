@@ -17,7 +17,12 @@ namespace stasis::discretize {
 
 enum class Representation { Integral, Differential };
 enum class CrossComplementarity { StageStage, FeStage, StageFe, FeFe };
-enum class StepEquilibration { None, HeuristicMean, HeuristicDiff, L2Relaxed, L2RelaxedScaled, Direct };
+/// fesd.md §3.4. direct_complementarity (nosnoc_py's DIRECT_COMPLEMENTARITY, in split form):
+/// Δh = Δ⁺ − Δ⁻ with η ⟂ Δ⁺, η ⟂ Δ⁻ relaxed by the homotopy like every other pair, so that step
+/// lengths may change exactly where η → 0 (a switch) while σ > 0. nosnoc's `direct` equality
+/// η·Δh = 0 admits Δh ≠ 0 only once η is exactly zero, which an interior-point path never
+/// reaches from equal steps (see docs).
+enum class StepEquilibration { None, HeuristicMean, HeuristicDiff, L2Relaxed, L2RelaxedScaled, Direct, DirectComplementarity };
 enum class PathAt { StageEnds, Elements, StagePoints };
 
 const char* to_string(Representation);

@@ -29,6 +29,9 @@ struct BlockModel {
   /// for FESD-generated pairs): no extra rows are added. Otherwise a G_i (H_i) that is a single
   /// variable gets lower bound 0 and any other gets a row G_i >= 0 (fesd.md §5.1).
   bool nonnegativity_implied = false;
+  /// The objective of this block is a term the method adds (step equilibration, regularization),
+  /// not part of the user's objective: Problem::objective() leaves it out.
+  bool objective_is_regularization = false;
 };
 
 /// A block kind as the homotopy needs it: the symbolic model plus a compiled function

@@ -1,0 +1,64 @@
+#pragma once
+// ocp::Solver — direct optimal control of a Filippov system with FESD (fesd.md §4): piecewise
+// constant controls on an equidistant control grid, costs, bounds, path and terminal constraints,
+// free initial states, time-optimal problems. Built once; solve() may be called again with a new
+// x0 or changed parameters without rebuilding (MPC use).
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "stasis/discretize/fesd.hpp"
+#include "stasis/mpcc/homotopy.hpp"
+#include "stasis/reformulate/dcs.hpp"
+#include "stasis/sim/integrator.hpp"
+
+namespace stasis::ocp {
+
+struct Options {
+  discretize::Options discretization;
+  mpcc::HomotopyOptions homotopy;
+};
+
+struct Result {
+  bool converged = false;
+  std::string message;
+  double objective = 0.0;     ///< running + terminal cost (+ final time), without method terms
+  double final_time = 0.0;    ///< physical final time
+  double residual = 0.0;      ///< complementarity residual
+  std::vector<double> time;                  ///< every finite-element boundary
+  std::vector<std::vector<double>> states;   ///< [point][state]
+  std::vector<double> control_time;          ///< start of each control stage
+  std::vector<std::vector<double>> controls; ///< [stage][control]
+  std::vector<std::vector<int>> active;      ///< active regions per element
+  std::vector<sim::Event> events;
+  mpcc::Result homotopy;
+  double construction_time_s = 0.0;
+  double solve_time_s = 0.0;
+  std::vector<double> w;  ///< the MPCC solution (for warm starts)
+};
+
+class Solver {
+ public:
+  Solver(const reformulate::Dcs& dcs, const discretize::OcpSpec& spec, const Options& options);
+  ~Solver();
+  std::function<void(const mpcc::StepStats&)> on_step;
+  /// Solve from the nominal initial guess (states at x0, controls at their start values).
+  Result solve();
+  /// Solve with a new initial state (fixed entries of x0 only).
+  Result solve(const std::vector<double>& x0);
+  /// Solve from a given MPCC start point (e.g. a previous solution's w).
+  Result solve_from(const std::vector<double>& w0);
+  const discretize::Transcription& transcription() const;
+  mpcc::Homotopy& homotopy();
+
+ private:
+  Result unpack(mpcc::Result r) const;
+  struct Impl;
+  reformulate::Dcs dcs_;
+  discretize::OcpSpec spec_;
+  Options options_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace stasis::ocp

@@ -1,0 +1,156 @@
+// result.json and CSV writers for simulations and optimal control.
+#include "stasis/io/results.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "stasis/nlp/ipopt_solver.hpp"
+
+namespace stasis::io {
+
+namespace {
+using nlohmann::json;
+
+json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+json homotopy_steps(const mpcc::Result& r) {
+  json steps = json::array();
+  for (const auto& s : r.steps)
+    steps.push_back({{"sigma", number(s.sigma)},
+                     {"residual", number(s.residual)},
+                     {"objective", number(s.objective)},
+                     {"iterations", s.iterations},
+                     {"status", nlp::to_string(s.status)},
+                     {"wall_time_s", s.wall_time_s}});
+  return steps;
+}
+
+// States by name (the time state, if any, is the time axis, not a state).
+json states_json(const model::Pss& m, const std::vector<std::vector<double>>& states) {
+  json j = json::object();
+  for (std::size_t i = 0; i < m.state_names.size(); ++i) {
+    if (static_cast<int>(i) == m.time_state) continue;
+    json col = json::array();
+    for (const auto& x : states) col.push_back(number(x[i]));
+    j[m.state_names[i]] = col;
+  }
+  return j;
+}
+
+json events_json(const model::Pss& m, const std::vector<sim::Event>& events) {
+  json a = json::array();
+  for (const auto& e : events) {
+    json state = json::object();
+    for (std::size_t i = 0; i < m.state_names.size() && i < e.state.size(); ++i)
+      if (static_cast<int>(i) != m.time_state) state[m.state_names[i]] = number(e.state[i]);
+    a.push_back({{"time", number(e.time)},
+                 {"kind", "switch"},
+                 {"switching", e.switching},
+                 {"before", {{"regions", e.before}}},
+                 {"after", {{"regions", e.after}}},
+                 {"state", state}});
+  }
+  return a;
+}
+
+std::string status_of(bool converged, bool any_success) {
+  return converged ? "converged" : (any_success ? "not_converged" : "failed");
+}
+
+}  // namespace
+
+std::string simulation_result_json(const SimulateFile& file, const sim::Result& r) {
+  json j;
+  bool any = false;
+  for (const auto& s : r.step_results) any = any || nlp::is_success(s.last_status);
+  j["status"] = status_of(r.converged, any);
+  j["message"] = r.message;
+  j["complementarity_residual"] = number(r.max_residual);
+  j["time"] = r.time;
+  j["states"] = states_json(file.model.pss, r.states);
+  j["element_length"] = r.element_length;
+  j["events"] = events_json(file.model.pss, r.events);
+  json steps = json::array();
+  double wall = 0;
+  for (std::size_t i = 0; i < r.steps.size(); ++i) {
+    const auto& s = r.steps[i];
+    wall += s.wall_time_s;
+    steps.push_back({{"time", s.time},
+                     {"converged", s.converged},
+                     {"homotopy_steps", s.homotopy_steps},
+                     {"iterations", s.iterations},
+                     {"residual", number(s.residual)},
+                     {"wall_time_s", s.wall_time_s},
+                     {"homotopy", homotopy_steps(r.step_results[i])}});
+  }
+  j["solver"] = {{"nlp_iterations", r.nlp_iterations},
+                 {"wall_time_s", r.solve_time_s},
+                 {"construction_time_s", r.construction_time_s},
+                 {"steps", steps}};
+  return j.dump(2) + "\n";
+}
+
+std::string ocp_result_json(const OcpFile& file, const ocp::Result& r) {
+  json j;
+  j["status"] = status_of(r.converged, !r.homotopy.steps.empty() && nlp::is_success(r.homotopy.last_status));
+  j["message"] = r.message;
+  j["objective"] = number(r.objective);
+  j["final_time"] = number(r.final_time);
+  j["complementarity_residual"] = number(r.residual);
+  j["time"] = r.time;
+  j["states"] = states_json(file.model.pss, r.states);
+  j["control_time"] = r.control_time;
+  json controls = json::object();
+  for (std::size_t i = 0; i < file.control_names.size(); ++i) {
+    json col = json::array();
+    for (const auto& u : r.controls) col.push_back(number(u[i]));
+    controls[file.control_names[i]] = col;
+  }
+  j["controls"] = controls;
+  j["events"] = events_json(file.model.pss, r.events);
+  j["solver"] = {{"nlp_iterations", r.homotopy.nlp_iterations},
+                 {"nlp_solves", r.homotopy.nlp_solves},
+                 {"wall_time_s", r.solve_time_s},
+                 {"construction_time_s", r.construction_time_s},
+                 {"evaluation_time_s", r.homotopy.evaluation_time_s},
+                 {"homotopy", homotopy_steps(r.homotopy)}};
+  return j.dump(2) + "\n";
+}
+
+std::string trajectory_csv(const model::Pss& m, const std::vector<double>& time,
+                           const std::vector<std::vector<double>>& states) {
+  std::string s = "time";
+  for (std::size_t i = 0; i < m.state_names.size(); ++i)
+    if (static_cast<int>(i) != m.time_state) s += "," + m.state_names[i];
+  s += "\n";
+  char buf[64];
+  for (std::size_t k = 0; k < time.size(); ++k) {
+    std::snprintf(buf, sizeof buf, "%.17g", time[k]);
+    s += buf;
+    for (std::size_t i = 0; i < states[k].size(); ++i) {
+      if (static_cast<int>(i) == m.time_state) continue;
+      std::snprintf(buf, sizeof buf, ",%.17g", states[k][i]);
+      s += buf;
+    }
+    s += "\n";
+  }
+  return s;
+}
+
+std::string events_csv(const std::vector<sim::Event>& events) {
+  std::string s = "time,kind,switching,regions_before,regions_after\n";
+  auto list = [](const std::vector<int>& v) {
+    std::string r;
+    for (std::size_t i = 0; i < v.size(); ++i) r += (i ? " " : "") + std::to_string(v[i]);
+    return r;
+  };
+  char buf[64];
+  for (const auto& e : events) {
+    std::snprintf(buf, sizeof buf, "%.17g", e.time);
+    s += std::string(buf) + ",switch," + list(e.switching) + "," + list(e.before) + "," + list(e.after) + "\n";
+  }
+  return s;
+}
+
+}  // namespace stasis::io

@@ -1,0 +1,126 @@
+// OCP solver: transcription, homotopy, and unpacking the solution into a trajectory.
+#include "stasis/ocp/solver.hpp"
+
+#include <chrono>
+#include <cmath>
+
+#include "stasis/error.hpp"
+
+namespace stasis::ocp {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+constexpr double kActive = 1e-4;
+}  // namespace
+
+struct Solver::Impl {
+  discretize::Transcription tr;
+  std::unique_ptr<mpcc::Homotopy> homotopy;
+  sym::Function theta_of_z, switching_of_xu;
+  std::vector<double> nominal;
+  double construction_time = 0.0;
+};
+
+Solver::Solver(const reformulate::Dcs& dcs, const discretize::OcpSpec& spec, const Options& options)
+    : dcs_(dcs), spec_(spec), options_(options), impl_(std::make_unique<Impl>()) {
+  auto t0 = Clock::now();
+  impl_->tr = discretize::transcribe(dcs_, spec_, options_.discretization);
+  impl_->homotopy = std::make_unique<mpcc::Homotopy>(impl_->tr.problem, options_.homotopy);
+  const auto& full = impl_->homotopy->relaxed().start();
+  impl_->nominal.assign(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(impl_->tr.problem.n_variables()));
+  impl_->theta_of_z = sym::Function("theta", {dcs_.z}, {dcs_.theta});
+  impl_->switching_of_xu = sym::Function("switching", {dcs_.x, dcs_.u}, {dcs_.switching});
+  impl_->construction_time = std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+Solver::~Solver() = default;
+const discretize::Transcription& Solver::transcription() const { return impl_->tr; }
+mpcc::Homotopy& Solver::homotopy() { return *impl_->homotopy; }
+
+Result Solver::solve() { return solve_from(impl_->nominal); }
+
+Result Solver::solve(const std::vector<double>& x0) {
+  if (x0.size() != dcs_.n_x())
+    throw Error("ocp: x0 has " + std::to_string(x0.size()) + " entries, the model has " +
+                std::to_string(dcs_.n_x()) + " states");
+  nlp::Problem& nlp = impl_->homotopy->relaxed();
+  std::vector<double> w = impl_->nominal;
+  const auto base = static_cast<std::size_t>(impl_->tr.map.x0);
+  for (std::size_t i = 0; i < x0.size(); ++i) {
+    bool is_free = !spec_.x0_free.empty() && spec_.x0_free[i];
+    if (!is_free) nlp.variable_lower()[base + i] = nlp.variable_upper()[base + i] = x0[i];
+    w[base + i] = x0[i];
+  }
+  return solve_from(w);
+}
+
+Result Solver::solve_from(const std::vector<double>& w0) {
+  auto t0 = Clock::now();
+  mpcc::Homotopy& h = *impl_->homotopy;
+  h.on_step = on_step;
+  Result r = unpack(h.solve(w0));
+  r.solve_time_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  r.construction_time_s = impl_->construction_time;
+  return r;
+}
+
+Result Solver::unpack(mpcc::Result m) const {
+  const discretize::Transcription& tr = impl_->tr;
+  const discretize::IndexMap& map = tr.map;
+  const std::size_t n_x = dcs_.n_x(), n_u = dcs_.n_u();
+  const int N = spec_.stages, N_FE = options_.discretization.elements, n_s = options_.discretization.stages;
+  Result r;
+  r.converged = m.converged;
+  r.message = m.message;
+  r.objective = m.objective;
+  r.residual = m.residual;
+  r.w = m.w;
+  const std::vector<double>& w = m.w;
+  r.final_time = spec_.time_optimal ? w[static_cast<std::size_t>(map.final_time)] : spec_.horizon;
+  r.time = discretize::time_grid(tr, w, spec_, options_.discretization);
+  r.states.emplace_back(w.begin() + map.x0, w.begin() + map.x0 + static_cast<std::ptrdiff_t>(n_x));
+  std::vector<double> theta(dcs_.theta.size()), sw(dcs_.switching.size()), mean;
+  std::vector<double> work(std::max(impl_->theta_of_z.work_size(), impl_->switching_of_xu.work_size()));
+  std::size_t point = 0;
+  for (int k = 0; k < N; ++k) {
+    const auto ku = static_cast<std::size_t>(k);
+    r.control_time.push_back(k * r.final_time / N);
+    std::vector<double> u(w.begin() + map.u[ku], w.begin() + map.u[ku] + static_cast<std::ptrdiff_t>(n_u));
+    r.controls.push_back(u);
+    for (int n = 0; n < N_FE; ++n) {
+      const discretize::FiniteElementIndex& I = map.fe[ku][static_cast<std::size_t>(n)];
+      mean.assign(theta.size(), 0.0);
+      for (int mm = 0; mm < n_s; ++mm) {
+        const double* zin[1] = {w.data() + I.Z[static_cast<std::size_t>(mm)]};
+        double* out[1] = {theta.data()};
+        impl_->theta_of_z.eval(zin, out, work.data());
+        for (std::size_t i = 0; i < theta.size(); ++i) mean[i] += theta[i] / n_s;
+      }
+      std::vector<int> active;
+      for (std::size_t i = 0; i < mean.size(); ++i)
+        if (mean[i] > kActive) active.push_back(static_cast<int>(i));
+      if (!r.active.empty() && r.active.back() != active) {
+        sim::Event e;
+        e.time = r.time[point];
+        e.before = r.active.back();
+        e.after = active;
+        e.state = r.states.back();
+        const double* in[2] = {e.state.data(), u.data()};
+        double* out[1] = {sw.data()};
+        impl_->switching_of_xu.eval(in, out, work.data());
+        double smallest = 1e300;
+        for (double v : sw) smallest = std::min(smallest, std::fabs(v));
+        for (std::size_t j = 0; j < sw.size(); ++j)
+          if (std::fabs(sw[j]) <= std::max(1e-6, 10 * smallest)) e.switching.push_back(static_cast<int>(j));
+        r.events.push_back(std::move(e));
+      }
+      r.active.push_back(active);
+      r.states.emplace_back(w.begin() + I.x_end, w.begin() + I.x_end + static_cast<std::ptrdiff_t>(n_x));
+      ++point;
+    }
+  }
+  r.homotopy = std::move(m);
+  return r;
+}
+
+}  // namespace stasis::ocp
