@@ -249,6 +249,19 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc) {
       warm = &zeros;  // nosnoc: warm_start_init_point yes with zero initial multipliers
     nlp::SolveResult sr = impl_->ipopt->solve(nlp, w, warm);
     failed = !nlp::is_success(sr.status);
+    int retry_iterations = 0;
+    if (failed && !nosnoc && have_previous && sr.status != nlp::Status::MaxTime) {
+      // One retry of the same σ from the last good iterate with its multipliers: degenerate
+      // relaxed NLPs (e.g. nosnoc's `direct` step equilibration) often fail in IPOPT's
+      // restoration phase from a cold dual start but solve from a warm one.
+      retry_iterations = sr.iterations;
+      nlp::SolveResult again = impl_->ipopt->solve(nlp, w, &previous);
+      again.iterations += retry_iterations;
+      again.wall_time_s += sr.wall_time_s;
+      again.evaluation_time_s += sr.evaluation_time_s;
+      sr = std::move(again);
+      failed = !nlp::is_success(sr.status);
+    }
     // nosnoc continues from whatever a failed NLP returned (fesd.md §5.4). That point can be
     // useless (a diverged iterate of an unbounded relaxation, e.g. an ℓ1 penalty whose weight
     // 1/σ is still too small), so by default the next step restarts from the last good iterate.

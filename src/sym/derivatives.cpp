@@ -19,77 +19,116 @@ void check_symbols(const Vector& x, const char* who) {
 }
 
 /// Adjoints of every node reachable from `f` for the seed df = 1; returns the adjoint of each x.
+///
+/// Two rules keep the derivative graphs small and shared between sweeps (one sweep per Jacobian
+/// row, one per Hessian row):
+///  - every contribution is `adjoint * partial` with a partial that depends on the primal graph
+///    only (1/b for a division, 1/(1+a²) for atan, ...), so the partials are hash-consed once and
+///    reused by every sweep, and no sweep-dependent division is created;
+///  - an adjoint is kept as (expression, sign): negations (of Sub, Neg, Div, Cos, ...) flip the
+///    sign and become Sub at accumulation instead of Neg nodes in the graph. Only a final adjoint
+///    with a negative sign is materialized as a Neg.
 Vector reverse_sweep(const Expr& f, const Vector& x) {
   std::vector<const Node*> order = detail::topological_order({f.node()});
   std::unordered_map<const Node*, std::size_t> index;
   index.reserve(order.size());
   for (std::size_t i = 0; i < order.size(); ++i) index.emplace(order[i], i);
-  std::vector<Expr> adj(order.size(), Expr(0.0));
-  adj[index.at(f.node())] = Expr(1.0);
+  struct Adjoint {
+    Expr e;            // magnitude (0: no adjoint)
+    bool neg = false;  // adjoint = neg ? -e : e
+  };
+  std::vector<Adjoint> adj(order.size());
+  adj[index.at(f.node())].e = Expr(1.0);
 
   for (std::size_t k = order.size(); k-- > 0;) {
     const Node* n = order[k];
-    const Expr& w = adj[k];
+    const Expr w = adj[k].e;
+    const bool wneg = adj[k].neg;
     if (w.is_zero() || n->nargs == 0) continue;
     const Expr self(n);
     const Expr a(n->args[0]);
     const Expr b = n->nargs > 1 ? Expr(n->args[1]) : Expr(0.0);
-    auto acc = [&](int i, const Expr& d) {
+    // adjoint(arg i) += (negate ? -1 : 1) * d, with d already multiplied by the adjoint of n
+    auto acc_term = [&](int i, Expr d, bool negate) {
       if (d.is_zero()) return;
-      Expr& t = adj[index.at(n->args[i])];
-      t = t + d;
+      negate = negate != wneg;
+      if (d.op() == Op::Neg) {
+        d = d.arg(0);
+        negate = !negate;
+      } else if (d.is_constant() && d.constant_value() < 0) {
+        d = Expr(-d.constant_value());
+        negate = !negate;
+      }
+      Adjoint& t = adj[index.at(n->args[i])];
+      if (t.e.is_zero()) {
+        t.e = d;
+        t.neg = negate;
+      } else if (t.neg == negate) {
+        t.e = t.e + d;
+      } else {
+        t.e = t.e - d;
+      }
     };
+    // contribution adjoint * partial
+    auto acc = [&](int i, const Expr& partial, bool negate = false) { acc_term(i, w * partial, negate); };
     switch (n->op) {
-      case Op::Add: acc(0, w); acc(1, w); break;
-      case Op::Sub: acc(0, w); acc(1, -w); break;
-      case Op::Mul: acc(0, w * b); acc(1, w * a); break;
-      case Op::Div: acc(0, w / b); acc(1, -(w * self / b)); break;
-      case Op::Neg: acc(0, -w); break;
-      case Op::Sq: acc(0, w * (2.0 * a)); break;
-      case Op::Sqrt: acc(0, w * (0.5 / self)); break;
-      case Op::Exp: acc(0, w * self); break;
-      case Op::Log: acc(0, w / a); break;
-      case Op::Sin: acc(0, w * cos(a)); break;
-      case Op::Cos: acc(0, -(w * sin(a))); break;
-      case Op::Tan: acc(0, w * (1.0 + sq(self))); break;
-      case Op::Asin: acc(0, w / sqrt(1.0 - sq(a))); break;
-      case Op::Acos: acc(0, -(w / sqrt(1.0 - sq(a)))); break;
-      case Op::Atan: acc(0, w / (1.0 + sq(a))); break;
-      case Op::Atan2: {
-        // atan2(y, x): d/dy = x/(x²+y²), d/dx = -y/(x²+y²)
-        Expr r2 = sq(a) + sq(b);
-        acc(0, w * b / r2);
-        acc(1, -(w * a / r2));
+      case Op::Add: acc(0, 1.0); acc(1, 1.0); break;
+      case Op::Sub: acc(0, 1.0); acc(1, 1.0, true); break;
+      case Op::Mul: acc(0, b); acc(1, a); break;
+      case Op::Div: {
+        const Expr r = 1.0 / b;
+        acc(0, r);
+        acc(1, self * r, true);  // d(a/b)/db = -(a/b)/b
         break;
       }
-      case Op::Sinh: acc(0, w * cosh(a)); break;
-      case Op::Cosh: acc(0, w * sinh(a)); break;
-      case Op::Tanh: acc(0, w * (1.0 - sq(self))); break;
-      case Op::Abs: acc(0, w * sign(a)); break;
+      case Op::Neg: acc(0, 1.0, true); break;
+      case Op::Sq: acc(0, 2.0 * a); break;
+      case Op::Sqrt: acc(0, 0.5 / self); break;
+      case Op::Exp: acc(0, self); break;
+      case Op::Log: acc(0, 1.0 / a); break;
+      case Op::Sin: acc(0, cos(a)); break;
+      case Op::Cos: acc(0, sin(a), true); break;
+      case Op::Tan: acc(0, 1.0 + sq(self)); break;
+      case Op::Asin: acc(0, 1.0 / sqrt(1.0 - sq(a))); break;
+      case Op::Acos: acc(0, 1.0 / sqrt(1.0 - sq(a)), true); break;
+      case Op::Atan: acc(0, 1.0 / (1.0 + sq(a))); break;
+      case Op::Atan2: {
+        // atan2(y, x): d/dy = x/(x²+y²), d/dx = -y/(x²+y²)
+        const Expr r2 = sq(a) + sq(b);
+        acc(0, b / r2);
+        acc(1, a / r2, true);
+        break;
+      }
+      case Op::Sinh: acc(0, cosh(a)); break;
+      case Op::Cosh: acc(0, sinh(a)); break;
+      case Op::Tanh: acc(0, 1.0 - sq(self)); break;
+      case Op::Abs: acc(0, sign(a)); break;
       case Op::PowConst: {
-        double c = n->value;
-        acc(0, w * (c * pow(a, c - 1.0)));
+        const double c = n->value;
+        acc(0, c * pow(a, c - 1.0));
         break;
       }
       case Op::Pow:
-        acc(0, w * (b * pow(a, b - 1.0)));
-        acc(1, w * (self * log(a)));
+        acc(0, b * pow(a, b - 1.0));
+        acc(1, self * log(a));
         break;
+      // Branch selection stays an if_else of the adjoint (not a multiplication by 0/1), so a
+      // non-finite adjoint never leaks into the inactive branch.
       case Op::Fmin: {
-        Expr first = a <= b;  // the same tie rule as evaluation
-        acc(0, if_else(first, w, 0.0));
-        acc(1, if_else(first, 0.0, w));
+        const Expr first = a <= b;  // the same tie rule as evaluation
+        acc_term(0, if_else(first, w, 0.0), false);
+        acc_term(1, if_else(first, 0.0, w), false);
         break;
       }
       case Op::Fmax: {
-        Expr first = b <= a;
-        acc(0, if_else(first, w, 0.0));
-        acc(1, if_else(first, 0.0, w));
+        const Expr first = b <= a;
+        acc_term(0, if_else(first, w, 0.0), false);
+        acc_term(1, if_else(first, 0.0, w), false);
         break;
       }
       case Op::IfElse:
-        acc(1, if_else(a, w, 0.0));
-        acc(2, if_else(a, 0.0, w));
+        acc_term(1, if_else(a, w, 0.0), false);
+        acc_term(2, if_else(a, 0.0, w), false);
         break;
       // piecewise constant: derivative zero
       case Op::Sign:
@@ -109,7 +148,12 @@ Vector reverse_sweep(const Expr& f, const Vector& x) {
   g.reserve(x.size());
   for (const auto& s : x) {
     auto it = index.find(s.node());
-    g.push_back(it == index.end() ? Expr(0.0) : adj[it->second]);
+    if (it == index.end()) {
+      g.push_back(Expr(0.0));
+    } else {
+      const Adjoint& t = adj[it->second];
+      g.push_back(t.neg ? -t.e : t.e);
+    }
   }
   return g;
 }
