@@ -20,11 +20,10 @@ test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
 demo: build
-	$(BUILD_DIR)/bin/stasis mpcc examples/mpcc/ralph_example.yaml --out $(BUILD_DIR)/demo/mpcc
+	$(BUILD_DIR)/bin/stasis solve examples/pss/turbo_car.yaml --out out/turbo_car
 
 bench: build
-	@$(BUILD_DIR)/bin/bench_sym
-	@$(BUILD_DIR)/bin/bench_mpcc
+	@for b in $(BUILD_DIR)/bin/bench_*; do echo "== $$b"; $$b || exit 1; done
 
 clean:
 	rm -rf $(BUILD_DIR)
