@@ -161,7 +161,13 @@ int run_check(const CommonOptions& o) {
   if (kind == "simulate") {
     io::SimulateFile file = io::read_simulate_file(o.file, o.overrides);
     reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, file.discretization.dcs);
-    sim::Options so{file.horizon, file.steps, file.warm_start, file.controls, file.discretization, file.homotopy};
+    sim::Options so;
+    so.horizon = file.horizon;
+    so.steps = file.steps;
+    so.warm_start = file.warm_start;
+    so.controls = file.controls;
+    so.discretization = file.discretization;
+    so.homotopy = file.homotopy;
     sim::Integrator integrator(dcs, so);
     const auto& P = integrator.transcription().problem;
     fmt::print("{}: kind simulate, OK\n  model: {} states, {} controls, {} regions ({} form)\n", o.file, dcs.n_x(),

@@ -16,5 +16,7 @@ int run_mpcc(const CommonOptions& options);
 int run_check(const CommonOptions& options);
 int run_simulate(const CommonOptions& options);
 int run_solve(const CommonOptions& options);
+/// `stasis options`: every homotopy and discretization option (plain text, or docs/options.md).
+int run_options(bool markdown);
 
 }  // namespace stasis::cli

@@ -43,6 +43,9 @@ int main(int argc, char** argv) {
   std::string report_dir;
   CLI::App* report = app.add_subcommand("report", "(re)build DIR/report.html from DIR/result.json [not available yet]");
   report->add_option("DIR", report_dir, "a result directory")->required();
+  bool markdown = false;
+  CLI::App* options = app.add_subcommand("options", "list every homotopy and discretization option with its default");
+  options->add_flag("--markdown", markdown, "print the docs page docs/options.md instead");
 
   try {
     app.parse(argc, argv);
@@ -56,6 +59,7 @@ int main(int argc, char** argv) {
     if (check->parsed()) return run_check(common);
     if (simulate->parsed()) return run_simulate(common);
     if (solve->parsed()) return run_solve(common);
+    if (options->parsed()) return run_options(markdown);
     if (report->parsed()) {
       std::cerr << "stasis: error: 'stasis report' is not available in this version yet\n";
       return 2;

@@ -65,6 +65,12 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
   if (ocp.terminal_lower.size() != ocp.terminal.size() || ocp.terminal_upper.size() != ocp.terminal.size())
     throw Error("ocp: terminal constraint bounds do not match the terminal constraints");
   if (ocp.path_G.size() != ocp.path_H.size()) throw Error("ocp: path complementarity G and H differ in size");
+  if (ocp.clock >= static_cast<int>(dcs.n_x())) throw Error("ocp: clock state index out of range");
+  if (ocp.clock >= 0 && !(0 < ocp.speed_of_time_lower && ocp.speed_of_time_lower <= ocp.speed_of_time_start &&
+                          ocp.speed_of_time_start <= ocp.speed_of_time_upper))
+    throw Error("speed of time: need 0 < lower <= start <= upper, got lower " + std::to_string(ocp.speed_of_time_lower) +
+                ", start " + std::to_string(ocp.speed_of_time_start) + ", upper " +
+                std::to_string(ocp.speed_of_time_upper));
   if (ocp.time_optimal && !(ocp.final_time_lower <= ocp.horizon && ocp.horizon <= ocp.final_time_upper))
     throw Error("ocp: the horizon (the initial guess of the final time) must lie within final_time bounds [" +
                 std::to_string(ocp.final_time_lower) + ", " + std::to_string(ocp.final_time_upper) + "]");
@@ -187,6 +193,8 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
   // ---- the finite-element block kind -----------------------------------------------------------
   const bool fesd = opt.fesd;
   const bool tf = ocp.time_optimal;
+  const bool frozen = ocp.clock >= 0;            // time-freezing: speed of time, clock constraints
+  const bool physical_steps = tf && !frozen;     // time-optimal with physical step lengths
   FeSymbols S;
   S.x_prev = sym::symbols("x_prev", n_x);
   S.lambda_prev = sym::symbols("lambda_prev", n_c);
@@ -195,7 +203,8 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
   S.T_final = sym::Expr::symbol("T_final");
   sym::Expr h0_sym = sym::Expr::symbol("h0"), rho_h = sym::Expr::symbol("rho_h");
   // The element length: a variable (FESD), fixed (standard), or T_final/(N·N_FE) (standard, time-optimal).
-  sym::Expr h = fesd ? S.h : (tf ? S.T_final * (1.0 / (N * N_FE)) : h0_sym);
+  sym::Expr h = fesd ? S.h : (physical_steps ? S.T_final * (1.0 / (N * N_FE)) : h0_sym);
+  sym::Expr sot = frozen ? sym::Expr::symbol("s") : sym::Expr(1.0);
   for (int m = 0; m < n_s; ++m) {
     if (integral)
       S.X.push_back(sym::symbols("X" + std::to_string(m + 1), n_x));
@@ -212,7 +221,8 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
   fe.nonnegativity_implied = true;
   fe.variables = concat({S.x_prev, S.lambda_prev, S.u});
   if (fesd) fe.variables.push_back(S.h);
-  if (tf && !fesd) fe.variables.push_back(S.T_final);
+  if (physical_steps && !fesd) fe.variables.push_back(S.T_final);
+  if (frozen) fe.variables.push_back(sot);
   for (int m = 0; m < n_s; ++m) {
     fe.variables = concat({fe.variables, integral ? S.X[static_cast<std::size_t>(m)] : S.V[static_cast<std::size_t>(m)],
                            S.Z[static_cast<std::size_t>(m)]});
@@ -241,6 +251,8 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
   for (int m = 0; m < n_s; ++m) {
     const auto mi = static_cast<std::size_t>(m);
     sym::Vector f = at_point(dcs.f, Xs[mi], S.u, S.Z[mi]);
+    if (frozen)
+      for (auto& fi : f) fi = sot * fi;  // ẏ = s f: every component, clock and auxiliary fields included
     if (integral) {
       // h f(X_m) − Σ_j C[j][m] X_j = 0 with X_0 = x_prev (fesd.md §2.2)
       for (std::size_t i = 0; i < n_x; ++i) {
@@ -264,7 +276,13 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
       // RK quadrature with the weights b (= B[1:] of the integral form for n_s >= 2). nosnoc's
       // integral form uses B also for Radau n_s = 1, which halves the cost (fesd.md §2.2 quirk);
       // the RK weight b = 1 is the correct one.
-      cost = cost + bt.b[mi] * h * at_state({ocp.running_cost}, Xs[mi], S.u)[0];
+      sym::Expr L = at_state({ocp.running_cost}, Xs[mi], S.u)[0];
+      // f already carries s; with time-freezing the physical form weights by dt/dτ = s·(clock rate).
+      sym::Expr rate = !frozen ? sym::Expr(1.0)
+                               : (ocp.running_cost_time == OcpSpec::RunningCost::Physical
+                                      ? f[static_cast<std::size_t>(ocp.clock)]
+                                      : sot);
+      cost = cost + bt.b[mi] * h * rate * L;
     }
   }
   // FE end.
@@ -437,7 +455,7 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
     mpcc::BlockModel g;
     g.name = "stage_grid";
     g.variables = hs;
-    if (tf) {
+    if (physical_steps) {
       g.variables.push_back(T);
       g.constraints = {sum - T * (1.0 / N)};
     } else {
@@ -474,11 +492,46 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
   std::vector<Index> x_prev = range(map.x0, n_x);
   std::vector<Index> lambda_prev(n_c);
   for (std::size_t i = 0; i < n_c; ++i) lambda_prev[i] = map.z0 + lambda_in_z[i];
-  const double h_lo = tf ? (1.0 - opt.step_bounds) * ocp.final_time_lower / (N * N_FE) : (1.0 - opt.step_bounds) * h0;
-  const double h_up = tf ? (1.0 + opt.step_bounds) * ocp.final_time_upper / (N * N_FE) : (1.0 + opt.step_bounds) * h0;
+  const double h_lo = physical_steps ? (1.0 - opt.step_bounds) * ocp.final_time_lower / (N * N_FE)
+                                     : (1.0 - opt.step_bounds) * h0;
+  const double h_up = physical_steps ? (1.0 + opt.step_bounds) * ocp.final_time_upper / (N * N_FE)
+                                     : (1.0 + opt.step_bounds) * h0;
+  // Clock constraints and the speed-of-time regularizer (time_freezing.md §3.2, §3.4).
+  int clock_kind = -1, sot_penalty_kind = -1;
+  if (frozen) {
+    sym::Expr t_end = sym::Expr::symbol("t_end"), t0 = sym::Expr::symbol("t0"), T = sym::Expr::symbol("T_final");
+    sym::Expr fraction = sym::Expr::symbol("stage_fraction"), horizon = sym::Expr::symbol("horizon");
+    mpcc::BlockModel m;
+    m.name = "clock";
+    m.variables = {t_end, t0};
+    if (tf) m.variables.push_back(T);
+    m.parameters = {fraction, horizon};
+    m.constraints = {t_end - t0 - fraction * (tf ? T : horizon)};
+    m.constraint_names = {"clock = t0 + (k/N)·horizon (physical control grid)"};
+    clock_kind = P.add_block_kind(m);
+    if (ocp.speed_of_time_penalty > 0) {
+      sym::Expr sk = sym::Expr::symbol("s"), rho = sym::Expr::symbol("rho_sot");
+      mpcc::BlockModel pm;
+      pm.name = "speed_of_time_penalty";
+      pm.variables = {sk};
+      pm.parameters = {rho};
+      pm.objective = rho * sq(sk - 1.0);
+      pm.objective_is_regularization = true;
+      sot_penalty_kind = P.add_block_kind(pm);
+    }
+  }
+  const Index param_horizon = frozen ? P.add_parameter("horizon", ocp.horizon) : -1;
+  const Index param_rho_sot = sot_penalty_kind >= 0 ? P.add_parameter("rho_sot", ocp.speed_of_time_penalty) : -1;
+  if (frozen) map.speed_of_time.resize(static_cast<std::size_t>(N));
   for (int k = 0; k < N; ++k) {
     const auto ku = static_cast<std::size_t>(k);
     if (k > 0) map.u[ku] = add_u(k + 1);
+    if (frozen) {
+      map.speed_of_time[ku] = P.add_variable("s" + std::to_string(k + 1), ocp.speed_of_time_lower,
+                                             ocp.speed_of_time_upper, ocp.speed_of_time_start);
+      if (sot_penalty_kind >= 0)
+        P.add_block(sot_penalty_kind, {map.speed_of_time[ku]}, {param_rho_sot}, {}, {}, "speed of time penalty");
+    }
     std::vector<Index> hs;
     for (int n = 0; n < N_FE; ++n) {
       const auto nu = static_cast<std::size_t>(n);
@@ -492,7 +545,8 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
         vars.push_back(I.h);
         hs.push_back(I.h);
       }
-      if (tf && !fesd) vars.push_back(map.final_time);
+      if (physical_steps && !fesd) vars.push_back(map.final_time);
+      if (frozen) vars.push_back(map.speed_of_time[ku]);
       for (int m = 0; m < n_s; ++m) {
         const std::string st = tag + ".stage" + std::to_string(m + 1);
         if (integral) {
@@ -569,9 +623,16 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
     }
     if (fesd) {
       std::vector<Index> gv = hs;
-      if (tf) gv.push_back(map.final_time);
-      P.add_block(grid_kind, gv, tf ? std::vector<Index>{} : std::vector<Index>{map.param_stage_length}, {}, {},
-                  "grid of stage " + std::to_string(k + 1));
+      if (physical_steps) gv.push_back(map.final_time);
+      P.add_block(grid_kind, gv, physical_steps ? std::vector<Index>{} : std::vector<Index>{map.param_stage_length},
+                  {}, {}, "grid of stage " + std::to_string(k + 1));
+    }
+    const bool clock_here = ocp.clock_constraints == OcpSpec::ClockConstraints::Stagewise || k == N - 1;
+    if (frozen && clock_here) {
+      std::vector<Index> cv{x_prev[static_cast<std::size_t>(ocp.clock)], map.x0 + ocp.clock};
+      if (tf) cv.push_back(map.final_time);
+      Index fraction = P.add_parameter("stage_fraction_" + std::to_string(k + 1), double(k + 1) / N);
+      P.add_block(clock_kind, cv, {fraction, param_horizon}, {}, {}, "clock at the end of stage " + std::to_string(k + 1));
     }
     if (path_kind >= 0 && opt.path_at == PathAt::StageEnds) {
       std::vector<Index> pv = x_prev;

@@ -40,6 +40,10 @@ Integrator::Integrator(const reformulate::Dcs& dcs, const Options& options)
   d.spec.stages = 1;
   std::vector<double> u = options.controls.empty() ? std::vector<double>(dcs.n_u(), 0.0) : options.controls;
   d.spec.u_lower = d.spec.u_upper = d.spec.u_start = u;
+  d.spec.clock = dcs.clock;
+  d.spec.speed_of_time_lower = options.speed_of_time_lower;
+  d.spec.speed_of_time_upper = options.speed_of_time_upper;
+  d.spec.speed_of_time_start = options.speed_of_time_start;
   d.tr = discretize::transcribe(dcs_, d.spec, options.discretization);
   d.homotopy = std::make_unique<mpcc::Homotopy>(d.tr.problem, options.homotopy);
   d.nominal_start = d.homotopy->relaxed().start();
@@ -153,6 +157,7 @@ Result Integrator::simulate(const std::vector<double>& x0) {
       res.states.push_back(xe);
     }
     (void)n_z;
+    if (!map.speed_of_time.empty()) res.speed_of_time.push_back(r.w[static_cast<std::size_t>(map.speed_of_time[0])]);
     // Physical time advances by exactly one step; absorb round-off of Σh into the grid.
     now = (step + 1) * step_length;
     res.time.back() = now;

@@ -16,7 +16,13 @@ std::string example(const std::string& name) { return std::string(STASIS_SOURCE_
 
 sim::Result run_simulation(const std::string& name, const std::vector<std::string>& overrides = {}) {
   io::SimulateFile f = io::read_simulate_file(example(name), overrides);
-  sim::Options o{f.horizon, f.steps, f.warm_start, f.controls, f.discretization, f.homotopy};
+  sim::Options o;
+  o.horizon = f.horizon;
+  o.steps = f.steps;
+  o.warm_start = f.warm_start;
+  o.controls = f.controls;
+  o.discretization = f.discretization;
+  o.homotopy = f.homotopy;
   return sim::simulate(f.model.pss, o);
 }
 

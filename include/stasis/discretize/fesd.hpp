@@ -84,6 +84,19 @@ struct OcpSpec {
   /// and each control stage lasts T_f/N (fesd.md §4.6, "no SOT, time-optimal").
   bool time_optimal = false;
   double final_time_lower = 0.0, final_time_upper = 100.0;
+
+  /// Time-freezing (time_freezing.md §3): the index of the clock state. Then every control stage
+  /// gets a speed-of-time variable s_k in [speed_of_time_lower, speed_of_time_upper] that scales the
+  /// whole field (ẏ = s_k f), the numerical grid is fixed (Σ_n h_{k,n} = T/N) and the clock meets
+  /// the physical grid: t(end of stage k) = t0 + (k+1) T/N (stagewise) or only t_N = t0 + T
+  /// (terminal); T is T_final when time-optimal.
+  int clock = -1;
+  double speed_of_time_lower = 1.0, speed_of_time_upper = 25.0, speed_of_time_start = 1.0;
+  double speed_of_time_penalty = 0.0;  ///< ρ_sot Σ (s_k − 1)²
+  enum class ClockConstraints { Stagewise, Terminal } clock_constraints = ClockConstraints::Stagewise;
+  /// Running cost over physical time (paper eq. 29: weighted by dt/dτ = s·t', the clock's rate) or
+  /// nosnoc's numerical form (weighted by s only, so it also accrues while the clock is frozen).
+  enum class RunningCost { Physical, Numerical } running_cost_time = RunningCost::Physical;
 };
 
 /// Where everything is in the MPCC's variable vector.
@@ -100,6 +113,7 @@ struct IndexMap {
   mpcc::Index x0 = -1, z0 = -1;
   mpcc::Index final_time = -1;
   std::vector<mpcc::Index> u;              ///< first index of u_k per stage
+  std::vector<mpcc::Index> speed_of_time;  ///< s_k per stage (time-freezing), else empty
   std::vector<std::vector<FiniteElementIndex>> fe;  ///< [stage][element]
   mpcc::Index param_h0 = -1;               ///< nominal step length h0 = T/(N·N_FE) (parameter)
   mpcc::Index param_stage_length = -1;     ///< T/N (parameter)

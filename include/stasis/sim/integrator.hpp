@@ -21,6 +21,10 @@ struct Options {
   /// Default off: states start at the current state, everything else at the nominal guess.
   bool warm_start = false;
   std::vector<double> controls;  ///< constant control values (size n_u; empty = zeros)
+  /// Time-frozen models (a clock state): bounds and start of the speed of time per step. Each step
+  /// advances the clock by exactly horizon/steps; a step holding a jump needs
+  /// upper·(horizon/steps) >= horizon/steps + τ_jump.
+  double speed_of_time_lower = 1.0, speed_of_time_upper = 25.0, speed_of_time_start = 1.0;
   discretize::Options discretization;
   mpcc::HomotopyOptions homotopy;
 };
@@ -48,10 +52,13 @@ struct StepInfo {
 struct Result {
   bool converged = true;            ///< every step converged
   std::string message;
-  std::vector<double> time;         ///< every finite-element boundary, from 0
+  /// Every finite-element boundary, from 0: numerical time τ (= physical time unless the model
+  /// has a clock; then physical time is the clock state in `states`).
+  std::vector<double> time;
   std::vector<std::vector<double>> states;   ///< [point][state] at `time`
   std::vector<std::vector<int>> active;      ///< active regions of each element (size time.size() - 1)
-  std::vector<double> element_length;        ///< h of each element
+  std::vector<double> element_length;        ///< h of each element (numerical time)
+  std::vector<double> speed_of_time;         ///< s of each step (time-frozen models)
   std::vector<Event> events;
   std::vector<StepInfo> steps;
   std::vector<mpcc::Result> step_results;    ///< homotopy statistics of every step
