@@ -242,20 +242,20 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc) {
       double left = options_.timeout_s - std::chrono::duration<double>(Clock::now() - t_start).count();
       impl_->ipopt->set_option("max_cpu_time", std::max(left, 1e-3));
     }
-    const nlp::Multipliers* warm = nullptr;
-    if (options_.warm_start_duals && have_previous)
-      warm = &previous;
-    else if (nosnoc)
-      warm = &zeros;  // nosnoc: warm_start_init_point yes with zero initial multipliers
+    // IPOPT's warm_start_init_point with the previous step's multipliers, or with zero multipliers
+    // as nosnoc does (measured faster than IPOPT's own multiplier initialization, docs/benchmarks.md).
+    const nlp::Multipliers* warm = &zeros;
+    if (options_.warm_start_duals && have_previous) warm = &previous;
     nlp::SolveResult sr = impl_->ipopt->solve(nlp, w, warm);
     failed = !nlp::is_success(sr.status);
     int retry_iterations = 0;
     if (failed && !nosnoc && have_previous && sr.status != nlp::Status::MaxTime) {
-      // One retry of the same σ from the last good iterate with its multipliers: degenerate
-      // relaxed NLPs (e.g. nosnoc's `direct` step equilibration) often fail in IPOPT's
-      // restoration phase from a cold dual start but solve from a warm one.
+      // One retry of the same σ from the last good iterate with a different dual start (its
+      // multipliers, or IPOPT's own initialization if those were just used): degenerate relaxed
+      // NLPs (e.g. nosnoc's `direct` step equilibration) often fail in IPOPT's restoration phase
+      // from one start and solve from another.
       retry_iterations = sr.iterations;
-      nlp::SolveResult again = impl_->ipopt->solve(nlp, w, &previous);
+      nlp::SolveResult again = impl_->ipopt->solve(nlp, w, warm == &previous ? nullptr : &previous);
       again.iterations += retry_iterations;
       again.wall_time_s += sr.wall_time_s;
       again.evaluation_time_s += sr.evaluation_time_s;

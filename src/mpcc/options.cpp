@@ -101,7 +101,8 @@ std::vector<OptionInfo> make_table() {
   t.push_back({"objective_scaling_direct", "true",
                "steering objective: f + s/σ (true) or σ·f + s (false)",
                [](O& o, const std::string& v) { o.objective_scaling_direct = parse_bool("objective_scaling_direct", v); }});
-  t.push_back({"warm_start_duals", "false", "start each homotopy step from the previous step's multipliers too",
+  t.push_back({"warm_start_duals", "false",
+               "start each homotopy step from the previous step's multipliers too",
                [](O& o, const std::string& v) { o.warm_start_duals = parse_bool("warm_start_duals", v); }});
   t.push_back({"linear_solver", "mumps",
                "IPOPT's linear solver: mumps (Debian's IPOPT), or ma27/ma57/ma86/ma97 when HSL is installed",
@@ -172,6 +173,9 @@ void apply_preset(HomotopyOptions& o, const std::string& preset) {
     o.acceptable_tol = 1e-6;
     o.preset = "nosnoc";
   } else if (preset == "default") {
+    HomotopyOptions d;
+    o.update = d.update;
+    o.warm_start_duals = d.warm_start_duals;
     o.preset = "default";
   } else {
     throw Error("unknown preset '" + preset + "'; allowed: default, nosnoc");
