@@ -1,6 +1,8 @@
 // PSS -> DCS in Stewart or Heaviside-step form (fesd.md §1).
 #include "stasis/reformulate/dcs.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "stasis/error.hpp"
@@ -115,6 +117,41 @@ Dcs to_dcs(const model::Pss& pss, DcsMode mode) {
   d.comp_theta = alpha;
   for (const auto& a : alpha) d.comp_theta.push_back(1.0 - a);
   return d;
+}
+
+std::vector<double> consistent_algebraics(const Dcs& d, const std::vector<double>& sw) {
+  if (sw.size() != d.switching.size())
+    throw Error("consistent_algebraics: " + std::to_string(sw.size()) + " switching values for " +
+                std::to_string(d.switching.size()) + " functions");
+  std::vector<double> z(d.z_start);
+  if (d.mode == DcsMode::Stewart) {
+    const std::size_t n_theta = d.theta.size();
+    std::size_t n_sys = 0;
+    for (int s : d.theta_subsystem) n_sys = std::max(n_sys, static_cast<std::size_t>(s) + 1);
+    for (std::size_t s = 0; s < n_sys; ++s) {
+      double gmin = std::numeric_limits<double>::infinity();
+      for (std::size_t i = 0; i < n_theta; ++i)
+        if (static_cast<std::size_t>(d.theta_subsystem[i]) == s) gmin = std::min(gmin, sw[i]);
+      const double tie = 1e-9 * std::max(1.0, std::fabs(gmin));
+      std::size_t n_min = 0;
+      for (std::size_t i = 0; i < n_theta; ++i)
+        if (static_cast<std::size_t>(d.theta_subsystem[i]) == s && sw[i] <= gmin + tie) ++n_min;
+      for (std::size_t i = 0; i < n_theta; ++i) {
+        if (static_cast<std::size_t>(d.theta_subsystem[i]) != s) continue;
+        z[i] = sw[i] <= gmin + tie ? 1.0 / static_cast<double>(n_min) : 0.0;  // θ
+        z[n_theta + i] = sw[i] - gmin;                                          // λ
+      }
+      z[2 * n_theta + s] = -gmin;  // μ
+    }
+  } else {
+    const std::size_t n_alpha = sw.size();
+    for (std::size_t j = 0; j < n_alpha; ++j) {
+      z[j] = sw[j] > 0 ? 1.0 : (sw[j] < 0 ? 0.0 : 0.5);
+      z[n_alpha + j] = std::max(-sw[j], 0.0);
+      z[2 * n_alpha + j] = std::max(sw[j], 0.0);
+    }
+  }
+  return z;
 }
 
 }  // namespace stasis::reformulate

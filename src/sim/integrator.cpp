@@ -93,13 +93,27 @@ Result Integrator::simulate(const std::vector<double>& x0) {
       nlp.variable_lower()[xi] = nlp.variable_upper()[xi] = x[i];
       w[xi] = x[i];
     }
-    if (!options_.warm_start || previous_w.empty())
+    if (!options_.warm_start || previous_w.empty()) {
+      // States at the current state, algebraics consistent with it (reformulate::consistent_algebraics).
+      const double* in[2] = {x.data(), u.data()};
+      double* out[1] = {sw.data()};
+      d.switching_of_xu.eval(in, out, work.data());
+      std::vector<double> z = reformulate::consistent_algebraics(dcs_, sw);
+      auto put_z = [&](mpcc::Index at) {
+        for (std::size_t j = 0; j < n_z; ++j) w[static_cast<std::size_t>(at) + j] = z[j];
+      };
+      put_z(map.z0);
       for (const auto& fe : map.fe[0]) {
         for (mpcc::Index X : fe.X)
           if (X >= 0)
             for (std::size_t i = 0; i < n_x; ++i) w[static_cast<std::size_t>(X) + i] = x[i];
         for (std::size_t i = 0; i < n_x; ++i) w[static_cast<std::size_t>(fe.x_end) + i] = x[i];
+        for (mpcc::Index Z : fe.Z) put_z(Z);
+        if (fe.z_end >= 0)
+          for (std::size_t j = 0; j < dcs_.boundary_z.size(); ++j)
+            w[static_cast<std::size_t>(fe.z_end) + j] = z[static_cast<std::size_t>(dcs_.boundary_z[j])];
       }
+    }
     mpcc::Result r = d.homotopy->solve(w);
     previous_w = r.w;
 
@@ -151,6 +165,7 @@ Result Integrator::simulate(const std::vector<double>& x0) {
         res.events.push_back(std::move(e));
       }
       res.active.push_back(active);
+      res.theta.push_back(mean);
       res.element_length.push_back(h);
       now += h;
       res.time.push_back(now);

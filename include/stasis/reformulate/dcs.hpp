@@ -50,4 +50,11 @@ struct Dcs {
 
 Dcs to_dcs(const model::Pss& pss, DcsMode mode);
 
+/// Algebraic variables consistent with a state, from the values of `dcs.switching` there
+/// (fesd.md §1.3/§1.4 λ00): Stewart θ = 1/|argmin g| on the minimizers, λ = g − min g, μ = −min g
+/// (per subsystem); Heaviside α = 1, 0 or ½ by the sign of c, λp = max(c, 0), λn = −min(c, 0).
+/// A start far from this (nosnoc's constant guesses) can leave IPOPT stranded in the restoration
+/// phase when |c(x0)| is large.
+std::vector<double> consistent_algebraics(const Dcs& dcs, const std::vector<double>& switching_values);
+
 }  // namespace stasis::reformulate

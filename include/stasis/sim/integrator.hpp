@@ -57,6 +57,7 @@ struct Result {
   std::vector<double> time;
   std::vector<std::vector<double>> states;   ///< [point][state] at `time`
   std::vector<std::vector<int>> active;      ///< active regions of each element (size time.size() - 1)
+  std::vector<std::vector<double>> theta;    ///< mean Filippov multipliers of each element
   std::vector<double> element_length;        ///< h of each element (numerical time)
   std::vector<double> speed_of_time;         ///< s of each step (time-frozen models)
   std::vector<Event> events;

@@ -1,0 +1,39 @@
+#pragma once
+// Recovery of the physical-time trajectory of a time-frozen simulation (time_freezing.md §4):
+// physical time is the clock state; elements in which the clock does not advance are frozen; a
+// maximal run of frozen elements is a jump at its clock time, reported as two consecutive points
+// with the same time (state before, state after) and as an impact event with the normal impulse.
+#include <string>
+#include <vector>
+
+#include "stasis/reformulate/time_freezing.hpp"
+#include "stasis/sim/integrator.hpp"
+
+namespace stasis::sim {
+
+struct Impact {
+  double time = 0.0;
+  std::vector<int> contacts;           ///< contacts whose auxiliary dynamics ran during the jump
+  std::vector<double> before, after;   ///< physical states (clock removed)
+  std::vector<double> impulse;         ///< normal impulse per entry of `contacts`: Δ(nᵀv)/D
+  double numerical_duration = 0.0;     ///< Σ s·h over the frozen elements (τ_jump)
+};
+
+struct PhysicalTrajectory {
+  std::vector<double> time;                    ///< physical time (clock); a jump = two equal entries
+  std::vector<std::vector<double>> states;     ///< physical states (clock removed)
+  std::vector<std::string> state_names;        ///< without the clock
+  std::vector<Impact> impacts;
+  /// Normal contact force per element where the clock runs, λ_n,i = a_n θ_aux,i / θ_ode (time
+  /// at the element's start; inelastic Cls only, else empty).
+  std::vector<double> force_time;
+  std::vector<std::vector<double>> contact_force;
+  std::vector<bool> frozen;                    ///< per numerical element
+  std::vector<std::string> warnings;           ///< failed sanity checks of §4.7, with numbers
+};
+
+/// `result` must come from simulating `model.pss` (states y = (…, t) with the clock last).
+PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& model, const Result& result,
+                                    const std::vector<double>& controls = {});
+
+}  // namespace stasis::sim

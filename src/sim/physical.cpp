@@ -1,0 +1,144 @@
+// Physical time, jumps, impulses and contact forces from a time-frozen trajectory.
+#include "stasis/sim/physical.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "stasis/error.hpp"
+
+namespace stasis::sim {
+
+namespace {
+std::string num(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+}  // namespace
+
+PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const Result& r,
+                                    const std::vector<double>& controls) {
+  const int clock = m.clock;
+  if (clock < 0) throw Error("recover_physical: the model has no clock");
+  const std::size_t n_y = m.pss.n_x();
+  std::vector<double> u = controls.empty() ? std::vector<double>(m.pss.n_u(), 0.0) : controls;
+  PhysicalTrajectory out;
+  for (std::size_t i = 0; i < n_y; ++i)
+    if (static_cast<int>(i) != clock) out.state_names.push_back(m.pss.state_names[i]);
+  auto physical = [&](const std::vector<double>& y) {
+    std::vector<double> x;
+    for (std::size_t i = 0; i < y.size(); ++i)
+      if (static_cast<int>(i) != clock) x.push_back(y[i]);
+    return x;
+  };
+  const std::size_t n_c = m.gaps.size();
+  sym::Function gap("gaps", {m.pss.x, m.pss.u}, {m.gaps});
+  sym::Function vn("normal_velocities", {m.pss.x, m.pss.u}, {m.normal_velocities});
+  sym::Function Dfun;
+  if (!m.D.empty()) Dfun = sym::Function("D", {m.pss.x, m.pss.u}, {m.D});
+  auto eval = [&](const sym::Function& f, const std::vector<double>& y) {
+    return f({y, u})[0];
+  };
+
+  const std::size_t P = r.states.size();
+  double T_end = r.states.back()[static_cast<std::size_t>(clock)];
+  const double eps = 1e-8 * std::max(1.0, std::fabs(T_end));
+  out.frozen.resize(P - 1);
+  for (std::size_t e = 0; e + 1 < P; ++e) {
+    double dt = r.states[e + 1][static_cast<std::size_t>(clock)] - r.states[e][static_cast<std::size_t>(clock)];
+    out.frozen[e] = dt <= eps;
+    if (dt < -eps) out.warnings.push_back("the clock decreases by " + num(-dt) + " in element " + std::to_string(e));
+  }
+  const bool can_force = !m.elastic && m.normal_acceleration > 0 && !r.theta.empty();
+  auto add_point = [&](std::size_t i) {
+    out.time.push_back(r.states[i][static_cast<std::size_t>(clock)]);
+    out.states.push_back(physical(r.states[i]));
+    std::vector<double> g = eval(gap, r.states[i]);
+    for (std::size_t c = 0; c < n_c; ++c)
+      if (g[c] < -1e-6)
+        out.warnings.push_back("contact " + std::to_string(c) + ": gap " + num(g[c]) + " < 0 at physical time " +
+                               num(out.time.back()));
+  };
+  add_point(0);
+  std::size_t e = 0;
+  while (e + 1 < P) {
+    if (!out.frozen[e]) {
+      if (can_force && e < r.theta.size()) {
+        // λ_n,i = a_n θ_aux,i / θ_ode (time_freezing.md §2.7) — the force that keeps the contact.
+        double theta_ode = 0;
+        std::vector<double> aux(n_c, 0.0);
+        for (std::size_t j = 0; j < m.region_contacts.size() && j < r.theta[e].size(); ++j) {
+          if (m.region_contacts[j].empty()) theta_ode += r.theta[e][j];
+          for (int c : m.region_contacts[j]) aux[static_cast<std::size_t>(c)] += r.theta[e][j];
+        }
+        std::vector<double> force(n_c, 0.0);
+        if (theta_ode > 0)
+          for (std::size_t c = 0; c < n_c; ++c) force[c] = m.normal_acceleration * aux[c] / theta_ode;
+        out.force_time.push_back(r.states[e][static_cast<std::size_t>(clock)]);
+        out.contact_force.push_back(force);
+      }
+      add_point(e + 1);
+      ++e;
+      continue;
+    }
+    // A frozen run [e, f): elements e..f-1, points e..f.
+    std::size_t f = e;
+    std::vector<bool> involved(n_c, false);
+    double duration = 0.0;
+    while (f + 1 < P && out.frozen[f]) {
+      if (f < r.active.size())
+        for (int j : r.active[f])
+          if (static_cast<std::size_t>(j) < m.region_contacts.size())
+            for (int c : m.region_contacts[static_cast<std::size_t>(j)]) involved[static_cast<std::size_t>(c)] = true;
+      double s = 1.0;
+      if (!r.speed_of_time.empty() && !r.element_length.empty()) {
+        std::size_t per_step = r.element_length.size() / r.speed_of_time.size();
+        s = r.speed_of_time[std::min(f / per_step, r.speed_of_time.size() - 1)];
+      }
+      if (f < r.element_length.size()) duration += s * r.element_length[f];
+      ++f;
+    }
+    const std::vector<double>& yb = r.states[e];
+    const std::vector<double>& ya = r.states[f];
+    bool changed = false;
+    for (std::size_t i = 0; i < n_y; ++i)
+      if (static_cast<int>(i) != clock && std::fabs(ya[i] - yb[i]) > 1e-9 * std::max(1.0, std::fabs(yb[i])))
+        changed = true;
+    if (changed) {
+      Impact imp;
+      imp.time = yb[static_cast<std::size_t>(clock)];
+      imp.before = physical(yb);
+      imp.after = physical(ya);
+      imp.numerical_duration = duration;
+      std::vector<double> vb = eval(vn, yb), va = eval(vn, ya);
+      std::vector<double> D = m.D.empty() ? std::vector<double>(n_c, 1.0) : eval(Dfun, yb);
+      for (std::size_t c = 0; c < n_c; ++c) {
+        if (!involved[c]) continue;
+        imp.contacts.push_back(static_cast<int>(c));
+        imp.impulse.push_back((va[c] - vb[c]) / D[c]);
+        // §4.7 sanity checks after the jump
+        if (!m.elastic && va[c] < -1e-6)
+          out.warnings.push_back("impact at t = " + num(imp.time) + ", contact " + std::to_string(c) +
+                                 ": normal velocity after the jump is " + num(va[c]) + " < 0");
+        if (m.elastic && c < m.restitution.size() && std::fabs(vb[c]) > 1e-9) {
+          double e_real = -va[c] / vb[c];
+          if (std::fabs(e_real - m.restitution[c]) > 1e-2 * std::max(1.0, m.restitution[c]))
+            out.warnings.push_back("impact at t = " + num(imp.time) + ": realized restitution " + num(e_real) +
+                                   " differs from " + num(m.restitution[c]));
+        }
+      }
+      if (!m.elastic && m.n_q > 0)
+        for (std::size_t i = 0; i < m.n_q; ++i)
+          if (std::fabs(ya[i] - yb[i]) > 1e-6)
+            out.warnings.push_back("impact at t = " + num(imp.time) + ": position " + m.pss.state_names[i] +
+                                   " moved by " + num(ya[i] - yb[i]) + " while the clock was frozen");
+      out.impacts.push_back(std::move(imp));
+      // the state before is the last physical point already; the state after at the same time:
+      add_point(f);
+    }  // else: frozen elements without any change (zero-length elements) add no point
+    e = f;
+  }
+  return out;
+}
+
+}  // namespace stasis::sim

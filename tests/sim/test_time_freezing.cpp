@@ -1,0 +1,132 @@
+// Simulation of time-frozen systems with FESD, checked in physical time against closed-form and
+// event-based references (time_freezing.md §6–§7).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "stasis/reformulate/time_freezing.hpp"
+#include "stasis/sim/integrator.hpp"
+#include "stasis/sim/physical.hpp"
+
+using namespace stasis;
+
+namespace {
+
+struct TfRun {
+  sim::Result numerical;
+  sim::PhysicalTrajectory physical;
+};
+
+TfRun simulate(const reformulate::TimeFrozenModel& m, double horizon, int steps, int elements, int stages) {
+  sim::Options o;
+  o.horizon = horizon;
+  o.steps = steps;
+  o.discretization.elements = elements;
+  o.discretization.stages = stages;
+  o.discretization.dcs = reformulate::DcsMode::Step;
+  TfRun r;
+  r.numerical = sim::simulate(m.pss, o);
+  r.physical = sim::recover_physical(m, r.numerical);
+  return r;
+}
+
+model::Cls particle(double g, std::vector<double> x0) {
+  model::Cls c;
+  sym::Vector q = c.add_positions({"x", "y"});
+  c.add_velocities({"vx", "vy"});
+  c.forces = {0.0, -g};
+  c.add_contact(q[1]);
+  c.x0 = std::move(x0);
+  return c;
+}
+
+// 1-D ball above the ground: q' = v, v' = −g, q >= 0, with the seed's spring-damper (k = 20, γ = 0.9).
+model::JumpSystem ball(double q0, double v0) {
+  model::JumpSystem js;
+  sym::Vector x = js.add_states({"q", "v"});
+  js.f = {x[1], sym::Expr(-9.81)};
+  js.constraints = {x[0]};
+  js.restitution = 0.9;
+  js.stiffness = 20.0;
+  js.x0 = {q0, v0};
+  return js;
+}
+
+}  // namespace
+
+// T8 (nosnoc inelastic_2d_sim): x0 = (0, 0.06, 3, 0), g = 10, a_n = 10, one step of 0.2: the impact
+// at t = 0.1095445115 is an element boundary, the sliding slowdown γ = 0.5 is compensated by s = 2
+// exactly, and the final state is (0.6, 0, 3, 0) at t = 0.2 (1e-6).
+TEST(TimeFreezingSim, T8SpeedOfTimeCompensatesSliding) {
+  reformulate::TimeFreezingOptions tf;
+  tf.normal_acceleration = 10.0;
+  reformulate::TimeFrozenModel m = reformulate::time_freezing(particle(10.0, {0, 0.06, 3, 0}), tf);
+  TfRun r = simulate(m, 0.2, 1, 3, 2);
+  ASSERT_TRUE(r.numerical.converged) << r.numerical.message;
+  ASSERT_EQ(r.numerical.speed_of_time.size(), 1u);
+  EXPECT_NEAR(r.numerical.speed_of_time[0], 2.0, 1e-6);
+  // the first element ends at the impact: clock = 0.1095445115, vy = −1.0954451150
+  EXPECT_NEAR(r.numerical.states[1][4], 0.1095445115, 1e-6);
+  EXPECT_NEAR(r.numerical.states[1][3], -1.0954451150, 1e-6);
+  const auto& x = r.physical.states.back();
+  EXPECT_NEAR(r.physical.time.back(), 0.2, 1e-9);
+  EXPECT_NEAR(x[0], 0.6, 1e-6);
+  EXPECT_NEAR(x[1], 0.0, 1e-6);
+  EXPECT_NEAR(x[2], 3.0, 1e-6);
+  EXPECT_NEAR(x[3], 0.0, 1e-6);
+}
+
+// Seed 002's ball, one bounce inside one step (q0 = 1, v0 = −5, step 0.25, 6 elements, Radau IIA
+// n_s = 3): impact at the root of 1 − 5t − g t²/2 (1e-6), v− = −sqrt(25 + 2g) (1e-6), restitution 0.9
+// on the velocity (1e-2 relative: the spring phase is integrated by the RK scheme), physical time
+// exactly 0.25.
+TEST(TimeFreezingSim, SpringDamperBounceWithinOneStep) {
+  reformulate::TimeFrozenModel m = reformulate::time_freezing(ball(1.0, -5.0));
+  TfRun r = simulate(m, 0.25, 1, 6, 3);
+  ASSERT_TRUE(r.numerical.converged) << r.numerical.message;
+  ASSERT_EQ(r.physical.impacts.size(), 1u);
+  const double g = 9.81, t_imp = (-5.0 + std::sqrt(25.0 + 2 * g)) / g, v_minus = -std::sqrt(25.0 + 2 * g);
+  const sim::Impact& imp = r.physical.impacts[0];
+  EXPECT_NEAR(imp.time, t_imp, 1e-6);
+  EXPECT_NEAR(imp.before[1], v_minus, 1e-6);
+  EXPECT_NEAR(imp.after[1], -0.9 * v_minus, 1e-2 * 0.9 * std::fabs(v_minus));
+  EXPECT_NEAR(imp.after[0], 0.0, 1e-6);
+  // τ_jump = sqrt((π² + ln² 0.9)/20) = 0.7028764201 (time_freezing.md §6.1), 1e-3 relative
+  EXPECT_NEAR(imp.numerical_duration, 0.7028764201, 1e-3 * 0.7028764201);
+  EXPECT_NEAR(r.physical.time.back(), 0.25, 1e-9);
+}
+
+// Known gap, kept visible: an inelastic landing followed by rest (T4). The jump and the following
+// contact phase end up inside one element because f_c = 0 holds exactly throughout both (α of the
+// gap is free there), so the jump end is not an element boundary and the recovery cannot report
+// the impact yet (see the issue note). The final state is right.
+TEST(TimeFreezingSim, DISABLED_T4InelasticLandingImpactIsRecovered) {
+  model::Cls c;
+  sym::Vector q = c.add_positions({"q"});
+  c.add_velocities({"v"});
+  c.forces = {-9.81};
+  c.add_contact(q[0]);
+  c.x0 = {0.8, 0.0};
+  reformulate::TimeFrozenModel m = reformulate::time_freezing(c);
+  TfRun r = simulate(m, 1.0, 10, 3, 2);
+  ASSERT_TRUE(r.numerical.converged) << r.numerical.message;
+  ASSERT_EQ(r.physical.impacts.size(), 1u);
+  EXPECT_NEAR(r.physical.impacts[0].time, std::sqrt(2 * 0.8 / 9.81), 1e-6);
+}
+
+// Known gap: the step that holds the landing (t in [0.4, 0.5]) is reported infeasible by IPOPT
+// from the flight-only initial guess; a predictor initial guess per step is the planned fix.
+TEST(TimeFreezingSim, DISABLED_T4InelasticLandingEndsAtRest) {
+  model::Cls c;
+  sym::Vector q = c.add_positions({"q"});
+  c.add_velocities({"v"});
+  c.forces = {-9.81};
+  c.add_contact(q[0]);
+  c.x0 = {0.8, 0.0};
+  reformulate::TimeFrozenModel m = reformulate::time_freezing(c);
+  TfRun r = simulate(m, 1.0, 10, 4, 2);
+  ASSERT_TRUE(r.numerical.converged) << r.numerical.message;
+  EXPECT_NEAR(r.physical.time.back(), 1.0, 1e-9);  // physical time exactly as asked
+  EXPECT_NEAR(r.physical.states.back()[0], 0.0, 1e-6);
+  EXPECT_NEAR(r.physical.states.back()[1], 0.0, 1e-6);
+}
