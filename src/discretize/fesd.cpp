@@ -368,6 +368,8 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
   const bool pairwise_equilibration = fesd && opt.step_equilibration != StepEquilibration::None &&
                                       opt.step_equilibration != StepEquilibration::HeuristicMean && N_FE > 1;
   int eq_kind = -1;
+  std::vector<double> eq_row_lower, eq_row_upper;  // empty = equalities
+  std::size_t eq_local_extra = 0;                  // linear_complementarity: its own variables per boundary
   if (pairwise_equilibration) {
     sym::Expr hb = sym::Expr::symbol("h_prev"), hf = sym::Expr::symbol("h");
     std::vector<sym::Vector> Zb, Zf;
@@ -396,15 +398,26 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
     sym::Vector sigma_lf = sum_of(Lf, n_c);
     for (std::size_t i = 0; i < n_c; ++i) sigma_lf[i] = sigma_lf[i] + Lb.back()[i];
     sym::Vector upsilon;
+    // The two families whose backward/forward sums enter υ: (λ, θ) Stewart, (λn, λp) Heaviside.
+    sym::Vector famA_B, famA_F, famC_B, famC_F;
     if (dcs.mode == reformulate::DcsMode::Stewart) {
       sym::Vector sigma_tb = sum_of(thetas(Zb), n_c), sigma_tf = sum_of(thetas(Zf), n_c);
+      famA_B = sigma_lb;
+      famA_F = sigma_lf;
+      famC_B = sigma_tb;
+      famC_F = sigma_tf;
       for (std::size_t i = 0; i < n_c; ++i)
         upsilon.push_back(sigma_lb[i] * sigma_lf[i] + sigma_tb[i] * sigma_tf[i]);
     } else {
       // [FESD-H] p.16: υ = π^{λn} + π^{λp} (α sums are not used); comp_lambda = [λn; λp]
       const std::size_t n_alpha = n_c / 2;
-      for (std::size_t i = 0; i < n_alpha; ++i)
+      for (std::size_t i = 0; i < n_alpha; ++i) {
         upsilon.push_back(sigma_lb[i] * sigma_lf[i] + sigma_lb[n_alpha + i] * sigma_lf[n_alpha + i]);
+        famA_B.push_back(sigma_lb[i]);
+        famA_F.push_back(sigma_lf[i]);
+        famC_B.push_back(sigma_lb[n_alpha + i]);
+        famC_F.push_back(sigma_lf[n_alpha + i]);
+      }
     }
     sym::Expr eta(1.0);
     for (const auto& v : upsilon) eta = eta * v;
@@ -428,6 +441,51 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
         se.constraints = {eta * dh};
         se.constraint_names = {"step equilibration η·Δh = 0"};
         break;
+      case StepEquilibration::LinearComplementarity: {
+        // M-new linear_complementarity (fesd.md §3.4): π̂ encodes "either sum nonzero" (OR), B = max
+        // via its KKT conditions, η̂ = min(π̂_A, π̂_C), ν̂ > 0 iff some component switches, and
+        // |Δh| <= (M/h0) ν̂ with M = T/N, so steps may change only at switches.
+        const std::size_t nv = famA_B.size();
+        sym::Vector pA = sym::symbols("pi_A", nv), pC = sym::symbols("pi_C", nv), Bm = sym::symbols("B", nv);
+        sym::Vector muA = sym::symbols("mu_A", nv), muC = sym::symbols("mu_C", nv), et = sym::symbols("eta_hat", nv);
+        sym::Expr nu = sym::Expr::symbol("nu_hat"), h0s = sym::Expr::symbol("h0"), Ls = sym::Expr::symbol("stage_length");
+        se.variables = concat({se.variables, pA, pC, Bm, muA, muC, et, {nu}});
+        se.parameters = {rho_h, h0s, Ls};
+        sym::Expr sum_eta(0.0);
+        for (std::size_t i = 0; i < nv; ++i) {
+          // rows >= 0
+          for (const sym::Expr& r :
+               {pA[i] - famA_F[i], pA[i] - famA_B[i], famA_F[i] + famA_B[i] - pA[i], pC[i] - famC_F[i],
+                pC[i] - famC_B[i], famC_F[i] + famC_B[i] - pC[i], Bm[i] - pA[i], Bm[i] - pC[i], pC[i] - et[i],
+                pA[i] - et[i], et[i] - pC[i] - pA[i] + Bm[i], nu - et[i]})
+            se.constraints.push_back(r);
+          se.constraints.push_back(1.0 - muA[i] - muC[i]);  // equality (bounds set below)
+          se.G.push_back(Bm[i] - pA[i]);
+          se.H.push_back(muA[i]);
+          se.G.push_back(Bm[i] - pC[i]);
+          se.H.push_back(muC[i]);
+          sum_eta = sum_eta + et[i];
+        }
+        se.constraints.push_back(sum_eta - nu);
+        se.constraints.push_back(Ls / h0s * nu - dh);
+        se.constraints.push_back(Ls / h0s * nu + dh);
+        se.nonnegativity_implied = true;  // G >= 0 are rows of this block, H are variables >= 0
+        for (std::size_t i = 0; i < nv; ++i) {
+          for (int r = 0; r < 12; ++r) {
+            eq_row_lower.push_back(0.0);
+            eq_row_upper.push_back(kInf);
+          }
+          eq_row_lower.push_back(0.0);
+          eq_row_upper.push_back(0.0);
+        }
+        for (int r = 0; r < 3; ++r) {
+          eq_row_lower.push_back(0.0);
+          eq_row_upper.push_back(kInf);
+        }
+        se.constraint_names.assign(se.constraints.size(), "linear complementarity step equilibration");
+        eq_local_extra = 6 * nv + 1;
+        break;
+      }
       case StepEquilibration::DirectComplementarity: {
         sym::Expr dp = sym::Expr::symbol("dh_plus"), dm = sym::Expr::symbol("dh_minus");
         se.variables.push_back(dp);
@@ -585,11 +643,23 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
         if (rbp) append(ev, range(B.z_end, dcs.boundary_z.size()));
         for (Index z : I.Z) append(ev, range(z, n_z));
         if (rbp) append(ev, range(I.z_end, dcs.boundary_z.size()));
+        std::vector<Index> eq_params{map.param_rho_h};
         if (opt.step_equilibration == StepEquilibration::DirectComplementarity) {
           ev.push_back(P.add_variable(tag + ".dh_plus", 0.0, kInf, 0.0));
           ev.push_back(P.add_variable(tag + ".dh_minus", 0.0, kInf, 0.0));
         }
-        P.add_block(eq_kind, ev, {map.param_rho_h}, {}, {}, "step equilibration " + tag);
+        if (opt.step_equilibration == StepEquilibration::LinearComplementarity) {
+          const std::size_t nv = (eq_local_extra - 1) / 6;
+          // π̂_A, π̂_C, B free; μ_A, μ_C, η̂ >= 0; ν̂ >= 0
+          for (const char* name : {"pi_A", "pi_C", "B"})
+            for (std::size_t i = 0; i < nv; ++i) ev.push_back(P.add_variable(tag + "." + name, -kInf, kInf, 1.0));
+          for (const char* name : {"mu_A", "mu_C"})
+            for (std::size_t i = 0; i < nv; ++i) ev.push_back(P.add_variable(tag + "." + name, 0.0, kInf, 0.5));
+          for (std::size_t i = 0; i < nv; ++i) ev.push_back(P.add_variable(tag + ".eta_hat", 0.0, kInf, 1.0));
+          ev.push_back(P.add_variable(tag + ".nu_hat", 0.0, kInf, 1.0));
+          eq_params = {map.param_rho_h, map.param_h0, map.param_stage_length};
+        }
+        P.add_block(eq_kind, ev, eq_params, eq_row_lower, eq_row_upper, "step equilibration " + tag);
       }
       // path constraints at every element end / stage point
       if (path_kind >= 0 && opt.path_at == PathAt::Elements) {
@@ -642,17 +712,70 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
     }
   }
   // Terminal cost and constraints on the last FE-end state.
-  if (!ocp.terminal_cost.is_zero() || !ocp.terminal.empty()) {
+  using TR = OcpSpec::TerminalRelaxation;
+  const bool relax = ocp.terminal_relaxation != TR::None && !ocp.terminal.empty();
+  if (!ocp.terminal_cost.is_zero() || (!ocp.terminal.empty() && !relax)) {
     sym::Vector xs = sym::symbols("x", n_x);
     mpcc::BlockModel m;
     m.name = "terminal";
     m.variables = xs;
     sym::Vector zu(n_u, sym::Expr(0.0));
     m.objective = at_state({ocp.terminal_cost}, xs, zu)[0];
-    m.constraints = at_state(ocp.terminal, xs, zu);
-    m.constraint_names = ocp.terminal_names.empty() ? std::vector<std::string>(ocp.terminal.size(), "terminal constraint")
-                                                    : ocp.terminal_names;
-    P.add_block(P.add_block_kind(m), x_prev, {}, ocp.terminal_lower, ocp.terminal_upper, "terminal conditions");
+    if (!relax) {
+      m.constraints = at_state(ocp.terminal, xs, zu);
+      m.constraint_names = ocp.terminal_names.empty()
+                               ? std::vector<std::string>(ocp.terminal.size(), "terminal constraint")
+                               : ocp.terminal_names;
+    }
+    P.add_block(P.add_block_kind(m), x_prev, {}, relax ? std::vector<double>{} : ocp.terminal_lower,
+                relax ? std::vector<double>{} : ocp.terminal_upper, "terminal conditions");
+  }
+  if (relax) {
+    // fesd.md §4.5: slack variables, penalty ρ_T (a method term, kept out of the reported objective)
+    const std::size_t nt = ocp.terminal.size();
+    sym::Vector xs = sym::symbols("x", n_x);
+    sym::Vector zu(n_u, sym::Expr(0.0));
+    sym::Vector g = at_state(ocp.terminal, xs, zu);
+    sym::Expr rho = sym::Expr::symbol("rho_terminal");
+    const bool shared = ocp.terminal_relaxation == TR::EllInf;
+    sym::Vector slack = sym::symbols("terminal_slack", shared ? 1 : nt);
+    mpcc::BlockModel m;
+    m.name = "relaxed_terminal";
+    m.variables = concat({xs, slack});
+    m.parameters = {rho};
+    m.objective_is_regularization = true;
+    std::vector<double> lo, up;
+    std::vector<std::string> names;
+    sym::Expr penalty(0.0);
+    for (std::size_t i = 0; i < nt; ++i) {
+      const std::string name = ocp.terminal_names.empty() ? "terminal constraint" : ocp.terminal_names[i];
+      const sym::Expr& s = slack[shared ? 0 : i];
+      if (ocp.terminal_relaxation == TR::Ell2) {
+        m.constraints.push_back(g[i] + s);
+        lo.push_back(ocp.terminal_lower[i]);
+        up.push_back(ocp.terminal_upper[i]);
+        names.push_back(name + " (relaxed)");
+      } else {
+        m.constraints.push_back(g[i] + s);  // >= lower
+        lo.push_back(ocp.terminal_lower[i]);
+        up.push_back(kInf);
+        m.constraints.push_back(g[i] - s);  // <= upper
+        lo.push_back(-kInf);
+        up.push_back(ocp.terminal_upper[i]);
+        names.push_back(name + " (relaxed, lower)");
+        names.push_back(name + " (relaxed, upper)");
+      }
+    }
+    for (const auto& s : slack) penalty = penalty + (ocp.terminal_relaxation == TR::Ell2 ? sq(s) : s);
+    m.objective = rho * penalty;
+    m.constraint_names = names;
+    std::vector<Index> vars = x_prev;
+    const double slack_lower = ocp.terminal_relaxation == TR::Ell2 ? -kInf : 0.0;
+    Index first = static_cast<Index>(P.n_variables());
+    P.add_variables("terminal_slack", slack.size(), slack_lower, kInf, 0.0);
+    append(vars, range(first, slack.size()));
+    Index rho_p = P.add_parameter("rho_terminal", ocp.terminal_relaxation_weight);
+    P.add_block(P.add_block_kind(m), vars, {rho_p}, lo, up, "relaxed terminal conditions");
   }
   return tr;
 }

@@ -25,6 +25,7 @@ const char* to_string(StepEquilibration s) {
     case StepEquilibration::L2RelaxedScaled: return "l2_relaxed_scaled";
     case StepEquilibration::Direct: return "direct";
     case StepEquilibration::DirectComplementarity: return "direct_complementarity";
+    case StepEquilibration::LinearComplementarity: return "linear_complementarity";
   }
   return "?";
 }
@@ -102,13 +103,13 @@ std::vector<OptionInfo> make_table() {
                }});
   t.push_back({"step_equilibration", "heuristic_mean",
                "step equilibration: none, heuristic_mean, heuristic_diff, l2_relaxed, l2_relaxed_scaled, direct, "
-               "direct_complementarity (fesd.md §3.4)",
+               "direct_complementarity, linear_complementarity (fesd.md §3.4)",
                [](O& o, const std::string& v) {
                  o.step_equilibration = parse_enum(
                      "step_equilibration", v,
                      {StepEquilibration::None, StepEquilibration::HeuristicMean, StepEquilibration::HeuristicDiff,
                       StepEquilibration::L2Relaxed, StepEquilibration::L2RelaxedScaled, StepEquilibration::Direct,
-                      StepEquilibration::DirectComplementarity});
+                      StepEquilibration::DirectComplementarity, StepEquilibration::LinearComplementarity});
                }});
   t.push_back({"step_bounds", "1", "γ_h in [0, 1]: element lengths lie in [(1-γ_h) h0, (1+γ_h) h0]",
                [](O& o, const std::string& v) { o.step_bounds = parse_number("step_bounds", v); }});

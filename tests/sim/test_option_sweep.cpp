@@ -37,7 +37,7 @@ TEST(OptionSweep, SimpleSwitchAndSlidingInEveryCombination) {
   const StepEquilibration modes[] = {StepEquilibration::None,      StepEquilibration::HeuristicMean,
                                      StepEquilibration::HeuristicDiff, StepEquilibration::L2Relaxed,
                                      StepEquilibration::L2RelaxedScaled, StepEquilibration::Direct,
-                                     StepEquilibration::DirectComplementarity};
+                                     StepEquilibration::DirectComplementarity, StepEquilibration::LinearComplementarity};
   const CrossComplementarity crosses[] = {CrossComplementarity::StageStage, CrossComplementarity::FeStage,
                                           CrossComplementarity::StageFe, CrossComplementarity::FeFe};
   int runs = 0;

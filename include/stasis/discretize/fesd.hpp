@@ -22,7 +22,16 @@ enum class CrossComplementarity { StageStage, FeStage, StageFe, FeFe };
 /// lengths may change exactly where η → 0 (a switch) while σ > 0. nosnoc's `direct` equality
 /// η·Δh = 0 admits Δh ≠ 0 only once η is exactly zero, which an interior-point path never
 /// reaches from equal steps (see docs).
-enum class StepEquilibration { None, HeuristicMean, HeuristicDiff, L2Relaxed, L2RelaxedScaled, Direct, DirectComplementarity };
+enum class StepEquilibration {
+  None,
+  HeuristicMean,
+  HeuristicDiff,
+  L2Relaxed,
+  L2RelaxedScaled,
+  Direct,
+  DirectComplementarity,
+  LinearComplementarity
+};
 enum class PathAt { StageEnds, Elements, StagePoints };
 
 const char* to_string(Representation);
@@ -75,6 +84,12 @@ struct OcpSpec {
   sym::Vector terminal;                           ///< terminal constraints on x(T)
   std::vector<double> terminal_lower, terminal_upper;
   std::vector<std::string> terminal_names;
+  /// Relaxation of the terminal constraints (fesd.md §4.5): none, or slacks penalized with weight
+  /// ρ_T: ell_1 (one slack s_i >= 0 per row, lower − s_i <= g_i <= upper + s_i, ρ Σ s_i), ell_2 (free
+  /// s_i, lower <= g_i + s_i <= upper, ρ Σ s_i²), ell_inf (one shared s >= 0, ρ s). The penalty is
+  /// a method term, not part of the reported objective.
+  enum class TerminalRelaxation { None, Ell1, Ell2, EllInf } terminal_relaxation = TerminalRelaxation::None;
+  double terminal_relaxation_weight = 100.0;
   sym::Vector path_G, path_H;                     ///< path complementarity 0 <= G ⟂ H >= 0 at stage points
   /// Initial state: fixed to the DCS's x0 unless x0_free[i] (then within [x0_lower, x0_upper]).
   std::vector<bool> x0_free;
