@@ -21,7 +21,7 @@ struct Integrator::Impl {
   discretize::OcpSpec spec;
   discretize::Transcription tr;
   std::unique_ptr<mpcc::Homotopy> homotopy;
-  sym::Function theta_of_z, switching_of_xu;
+  sym::Function theta_of_z, switching_of_xu, field;  // field: (x, u, z) -> f
   std::vector<double> nominal_start;  // relaxed NLP start at construction
   double construction_time = 0.0;
 };
@@ -49,6 +49,7 @@ Integrator::Integrator(const reformulate::Dcs& dcs, const Options& options)
   d.nominal_start = d.homotopy->relaxed().start();
   d.theta_of_z = sym::Function("theta", {dcs_.z}, {dcs_.theta});
   d.switching_of_xu = sym::Function("switching", {dcs_.x, dcs_.u}, {dcs_.switching});
+  d.field = sym::Function("field", {dcs_.x, dcs_.u, dcs_.z}, {dcs_.f});
   d.construction_time = std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
@@ -79,9 +80,13 @@ Result Integrator::simulate(const std::vector<double>& x0) {
   std::vector<double> previous_w;
   double now = 0.0;
   std::vector<double> theta(dcs_.theta.size()), sw(dcs_.switching.size());
-  std::vector<double> work(std::max(d.theta_of_z.work_size(), d.switching_of_xu.work_size()));
+  std::vector<double> work(std::max({d.theta_of_z.work_size(), d.switching_of_xu.work_size(), d.field.work_size(), std::size_t{1}}));
 
   for (int step = 0; step < options_.steps; ++step) {
+    // kind 0: states at x, algebraics at the nominal guess; 1: algebraics consistent with x;
+    // 2: the predictor (time-frozen models).
+    auto initial_guess = [&](int kind) {
+    const bool use_predictor = kind == 2;
     // Initial guess: the previous solution (warm start) or the nominal guess with every state at x.
     std::vector<double> w = (options_.warm_start && !previous_w.empty())
                                 ? previous_w
@@ -98,23 +103,115 @@ Result Integrator::simulate(const std::vector<double>& x0) {
       const double* in[2] = {x.data(), u.data()};
       double* out[1] = {sw.data()};
       d.switching_of_xu.eval(in, out, work.data());
-      std::vector<double> z = reformulate::consistent_algebraics(dcs_, sw);
+      std::vector<double> z = kind == 0 ? dcs_.z_start : reformulate::consistent_algebraics(dcs_, sw);
       auto put_z = [&](mpcc::Index at) {
         for (std::size_t j = 0; j < n_z; ++j) w[static_cast<std::size_t>(at) + j] = z[j];
       };
       put_z(map.z0);
-      for (const auto& fe : map.fe[0]) {
-        for (mpcc::Index X : fe.X)
-          if (X >= 0)
-            for (std::size_t i = 0; i < n_x; ++i) w[static_cast<std::size_t>(X) + i] = x[i];
-        for (std::size_t i = 0; i < n_x; ++i) w[static_cast<std::size_t>(fe.x_end) + i] = x[i];
-        for (mpcc::Index Z : fe.Z) put_z(Z);
-        if (fe.z_end >= 0)
+      const bool predict = use_predictor && dcs_.clock >= 0;
+      // Predictor (time-frozen models): an explicit simulation of the piecewise field with the
+      // region selected by the signs of the switching functions, until the clock has advanced one
+      // step; it gives the speed of time and a trajectory through the jump. Without it, IPOPT has
+      // to discover a whole frozen phase from a flight-only start and may declare the step
+      // infeasible (observed for landings with large impact velocity).
+      std::vector<double> sample_s;  // predictor time of each sample
+      std::vector<std::vector<double>> sample_x;
+      double s_guess = 1.0;
+      if (predict) {
+        const double clock0 = x[static_cast<std::size_t>(dcs_.clock)];
+        const int substeps_per_element = 200;
+        const double dtau = step_length / (N_FE * substeps_per_element);
+        const double tau_max = options_.speed_of_time_upper * step_length;
+        std::vector<double> y = x, k1(n_x), k2(n_x), k3(n_x), k4(n_x), tmp(n_x), zz;
+        auto rate = [&](const std::vector<double>& at, std::vector<double>& out_f) {
+          const double* sin_[2] = {at.data(), u.data()};
+          double* sout[1] = {sw.data()};
+          d.switching_of_xu.eval(sin_, sout, work.data());
+          zz = reformulate::consistent_algebraics(dcs_, sw);
+          const double* fin[3] = {at.data(), u.data(), zz.data()};
+          double* fout[1] = {out_f.data()};
+          d.field.eval(fin, fout, work.data());
+        };
+        double tau = 0.0;
+        sample_s.push_back(0.0);
+        sample_x.push_back(y);
+        while (tau < tau_max && y[static_cast<std::size_t>(dcs_.clock)] - clock0 < step_length) {
+          rate(y, k1);
+          for (std::size_t i = 0; i < n_x; ++i) tmp[i] = y[i] + 0.5 * dtau * k1[i];
+          rate(tmp, k2);
+          for (std::size_t i = 0; i < n_x; ++i) tmp[i] = y[i] + 0.5 * dtau * k2[i];
+          rate(tmp, k3);
+          for (std::size_t i = 0; i < n_x; ++i) tmp[i] = y[i] + dtau * k3[i];
+          rate(tmp, k4);
+          for (std::size_t i = 0; i < n_x; ++i) y[i] += dtau / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+          tau += dtau;
+          sample_s.push_back(tau);
+          sample_x.push_back(y);
+        }
+        s_guess = std::clamp(tau / step_length, options_.speed_of_time_lower, options_.speed_of_time_upper);
+        if (!map.speed_of_time.empty()) w[static_cast<std::size_t>(map.speed_of_time[0])] = s_guess;
+      }
+      auto predicted = [&](double sigma) {
+        if (sample_s.empty()) return x;
+        std::size_t k = std::min<std::size_t>(
+            static_cast<std::size_t>(std::upper_bound(sample_s.begin(), sample_s.end(), sigma) - sample_s.begin()),
+            sample_s.size() - 1);
+        return sample_x[k];
+      };
+      auto put_state = [&](mpcc::Index at, const std::vector<double>& y) {
+        for (std::size_t i = 0; i < n_x; ++i) w[static_cast<std::size_t>(at) + i] = y[i];
+      };
+      auto put_z_of = [&](mpcc::Index at, const std::vector<double>& y) {
+        const double* in2[2] = {y.data(), u.data()};
+        double* out2[1] = {sw.data()};
+        d.switching_of_xu.eval(in2, out2, work.data());
+        std::vector<double> zy = reformulate::consistent_algebraics(dcs_, sw);
+        for (std::size_t j = 0; j < n_z; ++j) w[static_cast<std::size_t>(at) + j] = zy[j];
+        return zy;
+      };
+      const double h_nominal = step_length / N_FE;
+      const auto& c = d.tr.tableau.c;
+      for (int n = 0; n < N_FE; ++n) {
+        const auto& fe = map.fe[0][static_cast<std::size_t>(n)];
+        for (int m = 0; m < n_s; ++m) {
+          std::vector<double> ym = predict ? predicted((n + c[static_cast<std::size_t>(m)]) * h_nominal * s_guess) : x;
+          if (fe.X[static_cast<std::size_t>(m)] >= 0) put_state(fe.X[static_cast<std::size_t>(m)], ym);
+          if (predict)
+            put_z_of(fe.Z[static_cast<std::size_t>(m)], ym);
+          else
+            put_z(fe.Z[static_cast<std::size_t>(m)]);
+        }
+        std::vector<double> ye = predict ? predicted((n + 1) * h_nominal * s_guess) : x;
+        put_state(fe.x_end, ye);
+        if (fe.z_end >= 0) {
+          std::vector<double> zy = z;
+          if (predict) {
+            const double* in2[2] = {ye.data(), u.data()};
+            double* out2[1] = {sw.data()};
+            d.switching_of_xu.eval(in2, out2, work.data());
+            zy = reformulate::consistent_algebraics(dcs_, sw);
+          }
           for (std::size_t j = 0; j < dcs_.boundary_z.size(); ++j)
-            w[static_cast<std::size_t>(fe.z_end) + j] = z[static_cast<std::size_t>(dcs_.boundary_z[j])];
+            w[static_cast<std::size_t>(fe.z_end) + j] = zy[static_cast<std::size_t>(dcs_.boundary_z[j])];
+        }
       }
     }
-    mpcc::Result r = d.homotopy->solve(w);
+    return w;
+    };
+    // Initial guesses in order of preference; a failed step is retried from the next one (each
+    // fails on some problems where another succeeds: e.g. the consistent algebraics for explicit
+    // RK with fe_fe cross complementarity, the constant guess for large jumps).
+    std::vector<int> kinds;
+    if (options_.predictor && dcs_.clock >= 0) kinds.push_back(2);
+    kinds.push_back(1);
+    kinds.push_back(0);
+    mpcc::Result r = d.homotopy->solve(initial_guess(kinds[0]));
+    for (std::size_t attempt = 1; attempt < kinds.size() && !r.converged && !(options_.warm_start && !previous_w.empty());
+         ++attempt) {
+      mpcc::Result again = d.homotopy->solve(initial_guess(kinds[attempt]));
+      again.nlp_iterations += r.nlp_iterations;
+      if (again.converged || again.residual < r.residual) r = std::move(again);
+    }
     previous_w = r.w;
 
     StepInfo info;

@@ -133,8 +133,10 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
             out.warnings.push_back("impact at t = " + num(imp.time) + ": position " + m.pss.state_names[i] +
                                    " moved by " + num(ya[i] - yb[i]) + " while the clock was frozen");
       out.impacts.push_back(std::move(imp));
-      // the state before is the last physical point already; the state after at the same time:
+      // the state before is the last physical point already; the state after at the same time
+      // (exactly: the frozen clock only agrees to the solver's tolerance)
       add_point(f);
+      out.time.back() = out.impacts.back().time;
     }  // else: frozen elements without any change (zero-length elements) add no point
     e = f;
   }

@@ -53,6 +53,11 @@ TEST(OptionSweep, SimpleSwitchAndSlidingInEveryCombination) {
               if (!fesd && (cross != CrossComplementarity::FeStage || mode != StepEquilibration::HeuristicMean))
                 continue;
               for (bool sliding : {false, true}) {
+                // linear_complementarity in Heaviside form compares the λn and λp families (fesd.md
+                // §3.4); entering a sliding mode leaves λp = 0 on both sides of the switch, so ν̂ = 0
+                // there and the step may not move: the switch cannot be placed (a limitation of
+                // the formulation, documented in docs/guide-pss.md). Stewart form handles it.
+                if (sliding && mode == StepEquilibration::LinearComplementarity && dcs == DcsMode::Step) continue;
                 std::string tag = std::string(to_string(sc.scheme)) + " " + to_string(rep) + " " +
                                   reformulate::to_string(dcs) + (fesd ? " fesd " : " std ") + to_string(cross) + " " +
                                   to_string(mode) + (sliding ? " sliding" : " switch");

@@ -20,6 +20,9 @@ struct Options {
   /// Start each step from the previous step's whole solution (element lengths, multipliers).
   /// Default off: states start at the current state, everything else at the nominal guess.
   bool warm_start = false;
+  /// Time-frozen models: start each step from an explicit simulation of the piecewise field (and
+  /// the speed of time it implies) instead of a constant state.
+  bool predictor = true;
   std::vector<double> controls;  ///< constant control values (size n_u; empty = zeros)
   /// Time-frozen models (a clock state): bounds and start of the speed of time per step. Each step
   /// advances the clock by exactly horizon/steps; a step holding a jump needs
