@@ -3,6 +3,8 @@
 // default and meaning. --markdown prints the docs page docs/options.md exactly; the test
 // tests/cli/test_docs.cpp fails when that page differs from this output.
 #include <cstdio>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,54 @@ std::vector<Row> homotopy_rows() {
   std::vector<Row> rows;
   for (const auto& o : mpcc::option_table()) rows.push_back({o.name, o.default_value, o.description});
   return rows;
+}
+
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// The value of a homotopy option as text, for the options a preset may change.
+const std::map<std::string, std::function<std::string(const mpcc::HomotopyOptions&)>>& homotopy_getters() {
+  using O = mpcc::HomotopyOptions;
+  static const std::map<std::string, std::function<std::string(const O&)>> getters = {
+      {"relaxation", [](const O& o) { return std::string(mpcc::to_string(o.relaxation)); }},
+      {"steering", [](const O& o) { return std::string(mpcc::to_string(o.steering)); }},
+      {"sigma0", [](const O& o) { return number_text(o.sigma0); }},
+      {"kappa", [](const O& o) { return number_text(o.kappa); }},
+      {"update", [](const O& o) { return std::string(mpcc::to_string(o.update)); }},
+      {"exponent", [](const O& o) { return number_text(o.exponent); }},
+      {"complementarity_tol", [](const O& o) { return number_text(o.complementarity_tol); }},
+      {"sigma_final", [](const O& o) { return number_text(o.sigma_final); }},
+      {"max_steps", [](const O& o) { return std::to_string(o.max_steps); }},
+      {"elastic_min", [](const O& o) { return number_text(o.elastic_min); }},
+      {"elastic_max", [](const O& o) { return number_text(o.elastic_max); }},
+      {"elastic_start", [](const O& o) { return number_text(o.elastic_start); }},
+      {"objective_scaling_direct", [](const O& o) { return std::string(o.objective_scaling_direct ? "true" : "false"); }},
+      {"warm_start_duals", [](const O& o) { return std::string(o.warm_start_duals ? "true" : "false"); }},
+      {"linear_solver", [](const O& o) { return o.linear_solver; }},
+      {"max_iter", [](const O& o) { return std::to_string(o.max_iter); }},
+      {"tol", [](const O& o) { return number_text(o.tol); }},
+      {"acceptable_tol", [](const O& o) { return number_text(o.acceptable_tol); }},
+      {"timeout", [](const O& o) { return number_text(o.timeout_s); }},
+      {"print_level", [](const O& o) { return std::to_string(o.print_level); }},
+  };
+  return getters;
+}
+
+// The options `preset: nosnoc` sets to another value than the defaults: "name: value, ...".
+std::string nosnoc_differences() {
+  mpcc::HomotopyOptions defaults, nosnoc;
+  mpcc::apply_preset(nosnoc, "nosnoc");
+  std::string out;
+  for (const auto& o : mpcc::option_table()) {
+    const auto it = homotopy_getters().find(o.name);
+    if (it == homotopy_getters().end()) continue;
+    const std::string v = it->second(nosnoc);
+    if (v != it->second(defaults)) out += (out.empty() ? "" : ", ") + std::string("`") + o.name + ": " + v + "`";
+  }
+  return out;
 }
 
 std::vector<Row> discretization_rows() {
@@ -160,9 +210,12 @@ std::string options_markdown() {
   out += markdown_table(discretization_rows());
   out +=
       "\n"
-      "The default values are nosnoc's (the current MATLAB version). The presets `default` and\n"
-      "`nosnoc` share these values and differ only in how a failed homotopy step and IPOPT's\n"
-      "initial multipliers are handled: see\n"
+      "The default values are nosnoc's (the current MATLAB version)" +
+      (nosnoc_differences().empty()
+           ? std::string(", and `preset: nosnoc` keeps them")
+           : " except for the homotopy options that `preset: nosnoc` sets to nosnoc's values: " +
+                 nosnoc_differences()) +
+      ". `preset: nosnoc` also continues after a failed relaxed NLP as nosnoc does: see\n"
       "[guide-mpcc.md, Differences from nosnoc](guide-mpcc.md#differences-from-nosnoc).\n"
       "References such as \"fesd.md §3.3\" name sections of the implementation spec the code\n"
       "follows, which is kept with the project's design notes, not in this repository;\n"

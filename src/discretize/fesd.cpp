@@ -359,7 +359,14 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
     m.name = "step_equilibration_mean";
     m.variables = {S.h};
     m.parameters = {h0_sym, rho_h};
-    m.objective = rho_h * sq(h0_sym - S.h);
+    if (physical_steps) {
+      // Time-optimal with physical steps: the nominal step follows the final time, T_f/(N·N_FE);
+      // nosnoc's h0 = T/(N·N_FE) from the initial guess T biases T_f towards that guess.
+      m.variables.push_back(S.T_final);
+      m.objective = rho_h * sq(S.T_final * (1.0 / (N * N_FE)) - S.h);
+    } else {
+      m.objective = rho_h * sq(h0_sym - S.h);
+    }
     m.objective_is_regularization = true;
     mean_kind = P.add_block_kind(m);
   }
@@ -634,7 +641,9 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
       }
       P.add_block(fe_kind, vars, {map.param_h0, map.param_rho_h}, {}, {}, "stage " + std::to_string(k + 1) +
                                                                              ", element " + std::to_string(n + 1));
-      if (mean_kind >= 0) P.add_block(mean_kind, {I.h}, {map.param_h0, map.param_rho_h}, {}, {}, "step penalty " + tag);
+      if (mean_kind >= 0)
+        P.add_block(mean_kind, physical_steps ? std::vector<Index>{I.h, map.final_time} : std::vector<Index>{I.h},
+                    {map.param_h0, map.param_rho_h}, {}, {}, "step penalty " + tag);
       // step equilibration with the previous element of this stage
       if (pairwise_equilibration && n > 0) {
         const FiniteElementIndex& B = map.fe[ku][nu - 1];

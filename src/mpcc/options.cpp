@@ -111,7 +111,9 @@ std::vector<OptionInfo> make_table() {
                [](O& o, const std::string& v) { o.max_iter = parse_int("max_iter", v); }});
   num("tol", &O::tol, "1e-12", "IPOPT tol, dual_inf_tol and compl_inf_tol of each relaxed NLP");
   num("acceptable_tol", &O::acceptable_tol, "1e-6", "IPOPT acceptable_tol");
-  num("timeout", &O::timeout_s, "0", "wall-time limit of the whole homotopy in seconds (0 = none)");
+  num("timeout", &O::timeout_s, "0",
+      "time limit of the whole homotopy in seconds (0 = none): checked on wall time between steps and passed to "
+      "IPOPT as max_cpu_time for the remaining time");
   t.push_back({"preset", "default",
                "default (stasis's settings) or nosnoc (nosnoc's homotopy and IPOPT settings exactly); the preset is "
                "applied first, then the other options",
