@@ -12,6 +12,7 @@
 #include "stasis/io/results.hpp"
 #include "stasis/ocp/solver.hpp"
 #include "stasis/sim/integrator.hpp"
+#include "stasis/sim/physical.hpp"
 #include "stasis/io/problem_file.hpp"
 #include "stasis/mpcc/homotopy.hpp"
 
@@ -86,6 +87,12 @@ int run_simulate(const CommonOptions& o) {
   so.controls = file.controls;
   so.discretization = file.discretization;
   so.homotopy = file.homotopy;
+  if (file.time_freezing) {
+    so.speed_of_time_lower = file.time_freezing->speed_of_time_lower;
+    so.speed_of_time_upper = file.time_freezing->speed_of_time_upper;
+    so.speed_of_time_start = file.time_freezing->speed_of_time_start;
+    sim::check_steps_hold_jumps(file.time_freezing->frozen, so);
+  }
   reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, so.discretization.dcs);
   sim::Integrator integrator(dcs, so);
   if (!o.quiet) {
@@ -103,6 +110,36 @@ int run_simulate(const CommonOptions& o) {
   sim::Result r = integrator.simulate();
   std::string dir = o.out_dir.empty() ? default_out_dir(o.file) : o.out_dir;
   namespace fs = std::filesystem;
+  if (file.time_freezing) {
+    sim::PhysicalTrajectory p = sim::recover_physical(file.time_freezing->frozen, r, so.controls);
+    if (!r.converged)
+      for (std::size_t i = 0; i < r.steps.size(); ++i)
+        if (!r.steps[i].converged) {
+          std::string hint = sim::diagnose_failed_step(file.time_freezing->frozen, so, r.states[i * so.discretization.elements]);
+          if (!hint.empty()) r.message += "; " + hint;
+          break;
+        }
+    io::write_text_file((fs::path(dir) / "result.json").string(),
+                        io::time_frozen_simulation_result_json(file, r, p));
+    io::write_text_file((fs::path(dir) / "trajectory.csv").string(), io::physical_trajectory_csv(p));
+    io::write_text_file((fs::path(dir) / "numerical.csv").string(),
+                        io::trajectory_csv(file.model.pss, r.time, r.states));
+    fmt::print("{}: {}; {} impacts; max residual {:.2e}; {} IPOPT iterations; {:.3f} s (construction {:.3f} s)\n",
+               r.converged ? "converged" : "NOT converged", r.message, p.impacts.size(), r.max_residual,
+               r.nlp_iterations, r.solve_time_s, r.construction_time_s);
+    for (const auto& w : p.warnings) fmt::print("warning: {}\n", w);
+    if (!o.quiet) {
+      for (const auto& imp : p.impacts)
+        fmt::print("impact at t = {:.10g}: contact {}{}\n", imp.time, imp.contacts.empty() ? -1 : imp.contacts[0],
+                   imp.impulse.empty() ? std::string() : fmt::format(", impulse {:.6g}", imp.impulse[0]));
+      std::string values;
+      for (std::size_t i = 0; i < p.state_names.size(); ++i)
+        values += fmt::format("{}{} = {:.10g}", i ? ", " : "", p.state_names[i], p.states.back()[i]);
+      fmt::print("final state at t = {:g}: {}\nwrote {}/result.json, trajectory.csv (physical time), numerical.csv\n",
+                 p.time.back(), values, dir);
+    }
+    return r.converged ? 0 : 1;
+  }
   io::write_text_file((fs::path(dir) / "result.json").string(), io::simulation_result_json(file, r));
   io::write_text_file((fs::path(dir) / "trajectory.csv").string(),
                       io::trajectory_csv(file.model.pss, r.time, r.states));

@@ -5,15 +5,116 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <unordered_set>
 
 #include "file_schema.hpp"
+#include "model_reader.hpp"
 #include "stasis/error.hpp"
 #include "yaml_document.hpp"
 
 namespace stasis::io {
 
+namespace detail {
+
+std::string join(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+std::string counted(std::size_t n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+std::string plural(std::size_t n, const std::string& word) { return counted(n, word, word + "s"); }
+
+std::size_t index_of(const std::vector<std::string>& names, const std::string& name) {
+  return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+}
+
+std::vector<std::pair<std::string, SourceLocation>> name_list(const YamlDocument& doc, const MapEntry& e,
+                                                              const std::string& what) {
+  std::vector<std::pair<std::string, SourceLocation>> result;
+  if (!e.value || e.value.IsNull()) return result;
+  if (!e.value.IsSequence()) doc.fail(e.value_where, what + " must be a list of names, e.g. [x1, x2]");
+  for (std::size_t i = 0; i < e.value.size(); ++i) {
+    const YAML::Node item = e.value[i];
+    result.emplace_back(doc.scalar(item, doc.where(item), "element " + std::to_string(i) + " of " + what),
+                        doc.where(item));
+  }
+  return result;
+}
+
+sym::Vector expression_list(const YamlDocument& doc, const YAML::Node& node, const SourceLocation& at,
+                            const Scope& scope, const std::string& what, std::size_t size,
+                            const std::string& size_what) {
+  if (!node || node.IsNull()) doc.fail(at, "missing value for " + what + ", expected a list of expressions");
+  if (!node.IsSequence())
+    doc.fail(doc.where(node), what + " must be a list of expressions, e.g. [\"x2\", \"-x1\"]");
+  if (node.size() == 0) doc.fail(doc.where(node), what + " is empty, expected at least one expression");
+  if (size > 0 && node.size() != size)
+    doc.fail(doc.where(node), what + " has " + counted(node.size(), "entry", "entries") + ", " + size_what);
+  sym::Vector v;
+  for (std::size_t i = 0; i < node.size(); ++i) {
+    const YAML::Node item = node[i];
+    v.push_back(doc.expression(item, doc.where(item), scope, "element " + std::to_string(i) + " of " + what));
+  }
+  return v;
+}
+
+std::vector<double> read_initial_state(const YamlDocument& doc, const MapEntry* x0,
+                                       const SourceLocation& owner_where, const std::string& owner,
+                                       const std::vector<std::string>& states, const Scope& scope) {
+  const std::size_t n = states.size();
+  if (!x0)
+    doc.fail(owner_where, owner + " has no 'x0', expected the initial state as a list [" + join(states) +
+                              "] or a map by state name");
+  std::vector<double> result(n, 0.0);
+  const auto value = [&](const YAML::Node& node, const SourceLocation& at, const std::string& state) {
+    const double v = doc.constant(node, at, scope, "x0 of state '" + state + "'");
+    if (!std::isfinite(v))
+      doc.fail(doc.where(node), "x0 of state '" + state + "' is " + num(v) + ", expected a finite value");
+    return v;
+  };
+  if (x0->value && x0->value.IsSequence()) {
+    if (x0->value.size() != n)
+      doc.fail(x0->value_where, "x0 has " + counted(x0->value.size(), "entry", "entries") +
+                                    " but the model has " + plural(n, "state") + " (" + join(states) +
+                                    "), expected one value per state in this order");
+    for (std::size_t i = 0; i < n; ++i) result[i] = value(x0->value[i], doc.where(x0->value[i]), states[i]);
+    return result;
+  }
+  if (!x0->value || !x0->value.IsMap())
+    doc.fail(x0->value_where, "x0 must be a list [" + join(states) + "] or a map {state: value}");
+  const std::vector<MapEntry> entries = doc.entries(x0->value, "x0");
+  std::vector<bool> given(n, false);
+  for (const auto& e : entries) {
+    const std::size_t i = index_of(states, e.key);
+    if (i == n)
+      doc.fail(e.key_where, "x0 names '" + e.key + "', which is not a state" + did_you_mean(e.key, states) +
+                                (did_you_mean(e.key, states).empty() ? ";" : "") +
+                                " states: " + join(states));
+    result[i] = value(e.value, e.value_where, e.key);
+    given[i] = true;
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (!given[i])
+      doc.fail(x0->value_where, "x0 has no value for state '" + states[i] +
+                                    "', expected a value for every state (" + join(states) + ")");
+  return result;
+}
+
+}  // namespace detail
+
 namespace {
+
+using detail::counted;
+using detail::expression_list;
+using detail::index_of;
+using detail::join;
+using detail::ModelScope;
+using detail::name_list;
+using detail::plural;
 
 using detail::check_bounds;
 using detail::find_entry;
@@ -52,7 +153,15 @@ const std::vector<std::string> kSections = {"",
                                             "simulate",
                                             "simulate.controls",
                                             "discretization",
+                                            "model.cls",
+                                            "model.cls.x0",
+                                            "model.cls.energy",
+                                            "model.cls.contacts.*",
+                                            "model.jump",
+                                            "model.jump.x0",
+                                            "model.jump.auxiliary",
                                             "time_freezing",
+                                            "time_freezing.speed_of_time",
                                             "homotopy",
                                             "homotopy.ipopt",
                                             "ocp",
@@ -68,76 +177,16 @@ const std::vector<std::string> kSections = {"",
                                             "ocp.constraints.path.*",
                                             "ocp.constraints.terminal.*"};
 
-std::string join(const std::vector<std::string>& names) {
-  std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
-
 std::string sign_text(const std::vector<int>& row) {
   std::string s = "[";
   for (std::size_t i = 0; i < row.size(); ++i) s += (i ? ", " : "") + std::to_string(row[i]);
   return s + "]";
 }
 
-std::string counted(std::size_t n, const std::string& one, const std::string& many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-std::string plural(std::size_t n, const std::string& word) { return counted(n, word, word + "s"); }
-
-// Everything the model section declares, for the rest of the file.
-struct ModelScope {
-  explicit ModelScope(const YamlDocument& doc) : names(doc) {}
-  Names names;
-  Scope scope;
-  sym::Expr time;  // what `t` means: a fresh symbol, or the clock state
-  bool time_is_clock = false;
-  std::vector<std::string> states;  // the states declared in the file (without `t`)
-};
-
-// ---- small readers ----
-
-// A list of names (states: [x, v]); null = empty.
-std::vector<std::pair<std::string, SourceLocation>> name_list(const YamlDocument& doc, const MapEntry& e,
-                                                              const std::string& what) {
-  std::vector<std::pair<std::string, SourceLocation>> result;
-  if (!e.value || e.value.IsNull()) return result;
-  if (!e.value.IsSequence()) doc.fail(e.value_where, what + " must be a list of names, e.g. [x1, x2]");
-  for (std::size_t i = 0; i < e.value.size(); ++i) {
-    const YAML::Node item = e.value[i];
-    result.emplace_back(doc.scalar(item, doc.where(item), "element " + std::to_string(i) + " of " + what),
-                        doc.where(item));
-  }
-  return result;
-}
-
-// A list of expressions; `size` > 0: it must have exactly that many (`size_what` says why).
-sym::Vector expression_list(const YamlDocument& doc, const YAML::Node& node, const SourceLocation& at,
-                            const Scope& scope, const std::string& what, std::size_t size = 0,
-                            const std::string& size_what = "") {
-  if (!node || node.IsNull()) doc.fail(at, "missing value for " + what + ", expected a list of expressions");
-  if (!node.IsSequence())
-    doc.fail(doc.where(node), what + " must be a list of expressions, e.g. [\"x2\", \"-x1\"]");
-  if (node.size() == 0) doc.fail(doc.where(node), what + " is empty, expected at least one expression");
-  if (size > 0 && node.size() != size)
-    doc.fail(doc.where(node), what + " has " + counted(node.size(), "entry", "entries") + ", " + size_what);
-  sym::Vector v;
-  for (std::size_t i = 0; i < node.size(); ++i) {
-    const YAML::Node item = node[i];
-    v.push_back(doc.expression(item, doc.where(item), scope, "element " + std::to_string(i) + " of " + what));
-  }
-  return v;
-}
-
 // The rows of a vector field: one entry per state.
 std::string field_size_text(const ModelScope& ms) {
   return "the model has " + plural(ms.states.size(), "state") + " (" + join(ms.states) +
          "), expected one entry per state";
-}
-
-// The position of `name` in `names`, or names.size() if it is not there.
-std::size_t index_of(const std::vector<std::string>& names, const std::string& name) {
-  return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
 }
 
 // ---- the pss model ----
@@ -307,49 +356,14 @@ void read_dynamics(const YamlDocument& doc, const std::vector<MapEntry>& entries
                              ms.states.size(), field_size_text(ms));
 }
 
-void read_x0(const YamlDocument& doc, const MapEntry* x0, const MapEntry& pss_entry, const ModelScope& ms,
-             model::Pss& pss) {
-  const std::size_t n = ms.states.size();
-  if (!x0)
-    doc.fail(pss_entry.key_where, "the pss model has no 'x0', expected the initial state as a list [" +
-                                      join(ms.states) + "] or a map by state name");
-  pss.x0.assign(n, 0.0);
-  const auto value = [&](const YAML::Node& node, const SourceLocation& at, const std::string& state) {
-    const double v = doc.constant(node, at, ms.scope, "x0 of state '" + state + "'");
-    if (!std::isfinite(v))
-      doc.fail(doc.where(node), "x0 of state '" + state + "' is " + num(v) + ", expected a finite value");
-    return v;
-  };
-  if (x0->value && x0->value.IsSequence()) {
-    if (x0->value.size() != n)
-      doc.fail(x0->value_where, "x0 has " + counted(x0->value.size(), "entry", "entries") +
-                                    " but the model has " + plural(n, "state") + " (" + join(ms.states) +
-                                    "), expected one value per state in this order");
-    for (std::size_t i = 0; i < n; ++i)
-      pss.x0[i] = value(x0->value[i], doc.where(x0->value[i]), ms.states[i]);
-    return;
-  }
-  if (!x0->value || !x0->value.IsMap())
-    doc.fail(x0->value_where, "x0 must be a list [" + join(ms.states) + "] or a map {state: value}");
-  const std::vector<MapEntry> entries = doc.entries(x0->value, "x0");
-  std::vector<bool> given(n, false);
-  for (const auto& e : entries) {
-    const std::size_t i = index_of(ms.states, e.key);
-    if (i == n)
-      doc.fail(e.key_where,
-               "x0 names '" + e.key + "', which is not a state" + did_you_mean(e.key, ms.states) +
-                   (did_you_mean(e.key, ms.states).empty() ? ";" : "") + " states: " + join(ms.states));
-    pss.x0[i] = value(e.value, e.value_where, e.key);
-    given[i] = true;
-  }
-  for (std::size_t i = 0; i < n; ++i)
-    if (!given[i])
-      doc.fail(x0->value_where, "x0 has no value for state '" + ms.states[i] +
-                                    "', expected a value for every state (" + join(ms.states) + ")");
-}
-
 // The model section up to (not including) the state `t`, which depends on the rest of the file.
-void read_model(const YamlDocument& doc, const MapEntry& model_entry, ModelScope& ms, PssModelFile& model) {
+// cls and jump models (with the top level's `time_freezing:` section) are read and reformulated
+// completely into `model.pss` and `tf`.
+void read_model(const YamlDocument& doc, const std::vector<MapEntry>& top_entries, bool simulate,
+                const std::string& name, ModelScope& ms, PssModelFile& model,
+                std::optional<TimeFreezingFile>& tf) {
+  const MapEntry& model_entry = *find_entry(top_entries, "model");
+  const MapEntry* time_freezing = find_entry(top_entries, "time_freezing");
   const std::vector<MapEntry> kinds = doc.entries(model_entry.value, "model");
   doc.check_keys(kinds, kModelKinds, "model");
   if (kinds.empty())
@@ -358,11 +372,16 @@ void read_model(const YamlDocument& doc, const MapEntry& model_entry, ModelScope
     doc.fail(kinds[1].key_where, "the model has both '" + kinds[0].key + "' and '" + kinds[1].key +
                                      "', expected exactly one of pss, cls, jump");
   const MapEntry& kind = kinds[0];
-  if (kind.key != "pss")
-    doc.fail(kind.key_where,
-             "model kind '" + kind.key +
-                 "' is not supported yet in this version; only 'pss' models can be read so far");
   model.where = kind.key_where;
+  if (kind.key != "pss") {
+    tf.emplace();
+    detail::read_time_frozen_model(doc, kind, time_freezing, simulate, name, ms, model, *tf);
+    return;
+  }
+  if (time_freezing)
+    doc.fail(time_freezing->key_where,
+             "'time_freezing' applies only to cls and jump models (it builds their time-frozen PSS); this "
+             "model is a pss (a hand-built time-frozen PSS names its clock state with 'clock:')");
 
   const std::vector<MapEntry> entries = doc.entries(kind.value, "the pss model");
   doc.check_keys(entries, kPssKeys, "the pss model");
@@ -412,7 +431,8 @@ void read_model(const YamlDocument& doc, const MapEntry& model_entry, ModelScope
     detail::read_definitions(doc, *e, ms.names, ms.scope, model.definitions);
 
   read_dynamics(doc, entries, kind, ms, pss);
-  read_x0(doc, find_entry(entries, "x0"), kind, ms, pss);
+  pss.x0 = detail::read_initial_state(doc, find_entry(entries, "x0"), kind.key_where, "the pss model",
+                                      ms.states, ms.scope);
 }
 
 // Appends the state `t` (ṫ = 1, t(0) = 0) if any expression of the model or `more` uses it, then
@@ -472,10 +492,6 @@ std::vector<MapEntry> read_top(YamlDocument& doc, const std::vector<std::string>
   if (kind_text != kind_name)
     doc.fail(kind->value_where, "kind is '" + kind_text + "', expected '" + kind_name + "'");
   doc.check_keys(entries, keys, "the " + kind_name + " problem");
-  if (const MapEntry* tf = find_entry(entries, "time_freezing"))
-    doc.fail(tf->key_where,
-             "'time_freezing' applies only to cls and jump models (it builds their time-frozen PSS); this "
-             "model is a pss (a hand-built time-frozen PSS names its clock state with 'clock:')");
   if (!find_entry(entries, "model"))
     doc.fail(top, "missing key 'model', expected 'model: {pss: {states: [...], ...}}'");
   return entries;
@@ -570,8 +586,9 @@ SimulateFile read_simulate(YamlDocument& doc, const std::vector<std::string>& ov
   file.description = optional_text(doc, entries, "description");
 
   ModelScope ms(doc);
-  read_model(doc, *find_entry(entries, "model"), ms, file.model);
+  read_model(doc, entries, true, file.name, ms, file.model, file.time_freezing);
   finish_model(doc, ms, file.name, {}, file.model);
+  if (file.time_freezing) file.time_freezing->frozen.pss = file.model.pss;
   const model::Pss& pss = file.model.pss;
 
   const MapEntry* sim = find_entry(entries, "simulate");
@@ -586,6 +603,8 @@ SimulateFile read_simulate(YamlDocument& doc, const std::vector<std::string>& ov
   if (!steps)
     doc.fail(sim->key_where, "simulate: missing key 'steps', expected the number of integrator steps");
   file.steps = positive_count(doc, *steps, ms.scope, "simulate.steps");
+  if (file.time_freezing)
+    detail::check_steps_hold_jumps(doc, *file.time_freezing, file.horizon, file.steps, *steps);
   if (const MapEntry* w = find_entry(fields, "warm_start"))
     file.warm_start = detail::boolean(doc, w->value, w->value_where, "simulate.warm_start");
 
@@ -680,7 +699,7 @@ OcpFile read_ocp(YamlDocument& doc, const std::vector<std::string>& overrides) {
   file.description = optional_text(doc, entries, "description");
 
   ModelScope ms(doc);
-  read_model(doc, *find_entry(entries, "model"), ms, file.model);
+  read_model(doc, entries, false, file.name, ms, file.model, file.time_freezing);
   model::Pss& pss = file.model.pss;
   const std::size_t n_x = ms.states.size(), n_u = pss.n_u();
 
@@ -861,6 +880,17 @@ OcpFile read_ocp(YamlDocument& doc, const std::vector<std::string>& overrides) {
   }
   file.state_names = pss.state_names;
   file.control_names = pss.control_names;
+  if (file.time_freezing) {
+    TimeFreezingFile& tf = *file.time_freezing;
+    tf.frozen.pss = pss;  // with the starts of free initial states
+    ocp.clock = tf.frozen.clock;
+    ocp.speed_of_time_lower = tf.speed_of_time_lower;
+    ocp.speed_of_time_upper = tf.speed_of_time_upper;
+    ocp.speed_of_time_start = tf.speed_of_time_start;
+    ocp.speed_of_time_penalty = tf.speed_of_time_penalty;
+    ocp.clock_constraints = tf.clock_constraints;
+    ocp.running_cost_time = tf.running_cost;
+  }
   read_homotopy(doc, entries, file.homotopy);
   return file;
 }

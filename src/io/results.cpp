@@ -91,6 +91,105 @@ std::string simulation_result_json(const SimulateFile& file, const sim::Result& 
   return j.dump(2) + "\n";
 }
 
+std::string time_frozen_simulation_result_json(const SimulateFile& file, const sim::Result& r,
+                                               const sim::PhysicalTrajectory& p) {
+  json j;
+  bool any = false;
+  for (const auto& s : r.step_results) any = any || nlp::is_success(s.last_status);
+  j["status"] = status_of(r.converged, any);
+  j["message"] = r.message;
+  j["complementarity_residual"] = number(r.max_residual);
+  j["time"] = p.time;
+  json states = json::object();
+  for (std::size_t i = 0; i < p.state_names.size(); ++i) {
+    json col = json::array();
+    for (const auto& x : p.states) col.push_back(number(x[i]));
+    states[p.state_names[i]] = col;
+  }
+  j["states"] = states;
+  const model::Pss& pss = file.model.pss;
+  json num_states = json::object();
+  json clock = json::array();
+  for (std::size_t i = 0; i < pss.state_names.size(); ++i) {
+    if (static_cast<int>(i) == pss.clock) continue;
+    json col = json::array();
+    for (const auto& y : r.states) col.push_back(number(y[i]));
+    num_states[pss.state_names[i]] = col;
+  }
+  for (const auto& y : r.states) clock.push_back(number(y[static_cast<std::size_t>(pss.clock)]));
+  j["numerical"] = {{"time", r.time}, {"clock", clock}, {"states", num_states}, {"speed_of_time", r.speed_of_time}};
+  json events = json::array();
+  const auto& names = file.time_freezing->frozen.contact_names;
+  for (const auto& imp : p.impacts) {
+    json before = json::object(), after = json::object();
+    for (std::size_t i = 0; i < p.state_names.size(); ++i) {
+      before[p.state_names[i]] = number(imp.before[i]);
+      after[p.state_names[i]] = number(imp.after[i]);
+    }
+    json e = {{"time", number(imp.time)},
+              {"kind", "impact"},
+              {"before", before},
+              {"after", after},
+              {"frozen_duration", number(imp.numerical_duration)}};
+    if (imp.contacts.size() == 1) {
+      e["contact"] = imp.contacts[0];
+      e["impulse"] = number(imp.impulse[0]);
+    } else {
+      e["contacts"] = imp.contacts;
+      json imps = json::array();
+      for (double v : imp.impulse) imps.push_back(number(v));
+      e["impulse"] = imps;
+    }
+    if (!names.empty() && imp.contacts.size() == 1 && static_cast<std::size_t>(imp.contacts[0]) < names.size())
+      e["contact_name"] = names[static_cast<std::size_t>(imp.contacts[0])];
+    events.push_back(e);
+  }
+  j["events"] = events;
+  if (!p.contact_force.empty()) {
+    json forces = json::array();
+    for (const auto& f : p.contact_force) {
+      json row = json::array();
+      for (double v : f) row.push_back(number(v));
+      forces.push_back(row);
+    }
+    j["contact_forces"] = {{"time", p.force_time}, {"normal", forces}};
+  }
+  j["warnings"] = p.warnings;
+  json steps = json::array();
+  for (std::size_t i = 0; i < r.steps.size(); ++i) {
+    const auto& s = r.steps[i];
+    steps.push_back({{"time", s.time},
+                     {"converged", s.converged},
+                     {"homotopy_steps", s.homotopy_steps},
+                     {"iterations", s.iterations},
+                     {"residual", number(s.residual)},
+                     {"wall_time_s", s.wall_time_s},
+                     {"speed_of_time", i < r.speed_of_time.size() ? number(r.speed_of_time[i]) : json(nullptr)}});
+  }
+  j["solver"] = {{"nlp_iterations", r.nlp_iterations},
+                 {"wall_time_s", r.solve_time_s},
+                 {"construction_time_s", r.construction_time_s},
+                 {"steps", steps}};
+  return j.dump(2) + "\n";
+}
+
+std::string physical_trajectory_csv(const sim::PhysicalTrajectory& p) {
+  std::string s = "time";
+  for (const auto& n : p.state_names) s += "," + n;
+  s += "\n";
+  char buf[64];
+  for (std::size_t k = 0; k < p.time.size(); ++k) {
+    std::snprintf(buf, sizeof buf, "%.17g", p.time[k]);
+    s += buf;
+    for (double v : p.states[k]) {
+      std::snprintf(buf, sizeof buf, ",%.17g", v);
+      s += buf;
+    }
+    s += "\n";
+  }
+  return s;
+}
+
 std::string ocp_result_json(const OcpFile& file, const ocp::Result& r) {
   json j;
   j["status"] = status_of(r.converged, !r.homotopy.steps.empty() && nlp::is_success(r.homotopy.last_status));

@@ -16,6 +16,39 @@ std::string num(double v) {
 }
 }  // namespace
 
+void check_steps_hold_jumps(const reformulate::TimeFrozenModel& m, const Options& o) {
+  if (!m.elastic || m.stiffness <= 0) return;
+  const double step = o.horizon / o.steps;
+  double e = 1.0;
+  for (double r : m.restitution) e = std::min(e, r);
+  if (e <= 0) return;
+  const double tau = reformulate::elastic_jump_duration(m.stiffness, e);
+  if (o.speed_of_time_upper * step < step + tau)
+    throw Error("time-freezing: a step of " + num(step) + " s cannot hold a whole jump: the spring phase lasts " +
+                num(tau) + " (k = " + num(m.stiffness) + ", restitution " + num(e) +
+                ") and needs a speed of time of at least " + num((step + tau) / step) + ", but its upper bound is " +
+                num(o.speed_of_time_upper) + ". Raise time_freezing.speed_of_time.upper above " +
+                num((step + tau) / step) + ", use fewer steps (longer steps), or a stiffer spring (τ_jump = sqrt((π² "
+                "+ ln² e)/k))");
+}
+
+std::string diagnose_failed_step(const reformulate::TimeFrozenModel& m, const Options& o,
+                                 const std::vector<double>& y) {
+  if (m.elastic || m.normal_acceleration <= 0 || m.D.empty()) return "";
+  std::vector<double> u(m.pss.n_u(), 0.0);
+  std::vector<double> vn = sym::Function("vn", {m.pss.x, m.pss.u}, {m.normal_velocities})({y, u})[0];
+  std::vector<double> D = sym::Function("D", {m.pss.x, m.pss.u}, {m.D})({y, u})[0];
+  double tau = 0;
+  for (std::size_t c = 0; c < vn.size(); ++c) tau = std::max(tau, -vn[c] / (D[c] * m.normal_acceleration));
+  const double step = o.horizon / o.steps;
+  if (tau <= 0) return "";
+  return "an impact at the current normal velocity would freeze the clock for about " + num(tau) +
+         " (|nᵀv|/(D a_n)); the step needs a speed of time of about " + num((step + tau) / step) +
+         " (upper bound " + num(o.speed_of_time_upper) +
+         "). If that is close to or above the bound, raise time_freezing.speed_of_time.upper or "
+         "time_freezing.normal_acceleration, or use more elements per step";
+}
+
 PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const Result& r,
                                     const std::vector<double>& controls) {
   const int clock = m.clock;

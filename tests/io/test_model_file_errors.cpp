@@ -294,13 +294,13 @@ TEST(PssReaderErrors, Clock) {
 
 // ---- model kinds and sections ----
 
-TEST(ModelFileErrors, ClsAndJumpAreNotSupportedYet) {
+TEST(ModelFileErrors, ModelKinds) {
   EXPECT_STARTS_WITH(
       simulate_error(
           "kind: simulate\nmodel:\n  cls:\n    positions: [x]\nsimulate: {horizon: 1, steps: 1}\n"),
-      "p.yaml:3:3: error: model kind 'cls' is not supported yet in this version");
+      "p.yaml:3:3: error: the cls model has no 'velocities', expected one velocity name per position (x)");
   EXPECT_STARTS_WITH(ocp_error("kind: ocp\nmodel:\n  jump: {states: [q, v]}\nocp: {horizon: 1}\n"),
-                     "p.yaml:3:3: error: model kind 'jump' is not supported yet in this version");
+                     "p.yaml:3:3: error: the jump model has no 'f', expected the vector field (one entry per state: q, v)");
   EXPECT_STARTS_WITH(simulate_error("kind: simulate\nmodel:\n  psss: {}\nsimulate: {horizon: 1, steps: 1}\n"),
                      "p.yaml:3:3: error: unknown key 'psss' in model; did you mean 'pss'?");
   EXPECT_STARTS_WITH(

@@ -5,11 +5,18 @@
 #include "stasis/io/model_file.hpp"
 #include "stasis/ocp/solver.hpp"
 #include "stasis/sim/integrator.hpp"
+#include "stasis/sim/physical.hpp"
 
 namespace stasis::io {
 
 std::string simulation_result_json(const SimulateFile& file, const sim::Result& result);
 std::string ocp_result_json(const OcpFile& file, const ocp::Result& result);
+/// Time-frozen (cls / jump) simulation: physical `time` and `states` (clock removed; a jump is two
+/// equal consecutive times), `numerical` (every element boundary in numerical time, frozen phases
+/// included), impact `events`, contact forces and the sanity-check warnings.
+std::string time_frozen_simulation_result_json(const SimulateFile& file, const sim::Result& result,
+                                               const sim::PhysicalTrajectory& physical);
+std::string physical_trajectory_csv(const sim::PhysicalTrajectory& physical);
 /// time and every state, one row per finite-element boundary.
 std::string trajectory_csv(const model::Pss& model, const std::vector<double>& time,
                            const std::vector<std::vector<double>>& states);

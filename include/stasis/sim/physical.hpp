@@ -32,6 +32,16 @@ struct PhysicalTrajectory {
   std::vector<std::string> warnings;           ///< failed sanity checks of §4.7, with numbers
 };
 
+/// Before solving: a step must hold a whole jump, s_max·T_step >= T_step + τ_jump. For spring–
+/// damper (elastic, jump system) models τ_jump is known in advance; throws stasis::Error with the
+/// numbers and what to change when it cannot hold.
+void check_steps_hold_jumps(const reformulate::TimeFrozenModel& model, const Options& options);
+
+/// After a failed step of an inelastic model: a message estimating the jump duration from the
+/// state at the step start (τ ≈ |nᵀv|/(D a_n)) and what to change, or "" if no jump is plausible.
+std::string diagnose_failed_step(const reformulate::TimeFrozenModel& model, const Options& options,
+                                 const std::vector<double>& state_at_step_start);
+
 /// `result` must come from simulating `model.pss` (states y = (…, t) with the clock last).
 PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& model, const Result& result,
                                     const std::vector<double>& controls = {});
