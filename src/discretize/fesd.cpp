@@ -352,6 +352,25 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
   }
   fe.objective = cost;
   const int fe_kind = P.add_block_kind(fe);
+  int alpha_kind = -1;
+  if (!ocp.alpha_penalty.empty() && dcs.mode == reformulate::DcsMode::Step) {
+    const std::size_t n_alpha = dcs.switching.size();
+    if (ocp.alpha_penalty.size() != n_alpha)
+      throw Error("ocp: alpha_penalty has " + std::to_string(ocp.alpha_penalty.size()) + " weights for " +
+                  std::to_string(n_alpha) + " switching functions");
+    mpcc::BlockModel m;
+    m.name = "alpha_regularization";
+    sym::Expr pen(0.0);
+    for (int st = 0; st < n_s; ++st) {
+      sym::Vector a = sym::symbols("alpha" + std::to_string(st), n_alpha);
+      m.variables.insert(m.variables.end(), a.begin(), a.end());
+      for (std::size_t j = 0; j < n_alpha; ++j)
+        if (ocp.alpha_penalty[j] != 0.0) pen = pen + ocp.alpha_penalty[j] * a[j];
+    }
+    m.objective = pen;
+    m.objective_is_regularization = true;
+    alpha_kind = P.add_block_kind(m);
+  }
   int mean_kind = -1;
   if (fesd && opt.step_equilibration == StepEquilibration::HeuristicMean) {
     // fesd.md §3.4 heuristic_mean: ρ_h (h0 − h)², a method term kept out of the user's objective
@@ -641,6 +660,11 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
       }
       P.add_block(fe_kind, vars, {map.param_h0, map.param_rho_h}, {}, {}, "stage " + std::to_string(k + 1) +
                                                                              ", element " + std::to_string(n + 1));
+      if (alpha_kind >= 0) {
+        std::vector<Index> av;
+        for (Index Zm : I.Z) append(av, range(Zm, dcs.switching.size()));  // α are the first entries of z
+        P.add_block(alpha_kind, av, {}, {}, {}, "alpha regularization " + tag);
+      }
       if (mean_kind >= 0)
         P.add_block(mean_kind, physical_steps ? std::vector<Index>{I.h, map.final_time} : std::vector<Index>{I.h},
                     {map.param_h0, map.param_rho_h}, {}, {}, "step penalty " + tag);

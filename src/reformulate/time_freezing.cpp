@@ -270,6 +270,12 @@ TimeFrozenModel time_freezing(const model::Cls& cls, const TimeFreezingOptions& 
   tf.clock = pss.clock;
   pss.subsystems.push_back(std::move(sub));
   pss.validate();
+  if (!tf.elastic) {
+    // switching functions start with the n_c gaps (time_freezing.md §2.2)
+    tf.alpha_regularization.assign(tf.n_switching(), 0.0);
+    for (std::size_t i = 0; i < cls.n_contacts() && i < tf.alpha_regularization.size(); ++i)
+      tf.alpha_regularization[i] = 1e-2;
+  }
   return tf;
 }
 

@@ -44,6 +44,7 @@ Integrator::Integrator(const reformulate::Dcs& dcs, const Options& options)
   d.spec.speed_of_time_lower = options.speed_of_time_lower;
   d.spec.speed_of_time_upper = options.speed_of_time_upper;
   d.spec.speed_of_time_start = options.speed_of_time_start;
+  d.spec.alpha_penalty = options.alpha_penalty;
   d.tr = discretize::transcribe(dcs_, d.spec, options.discretization);
   d.homotopy = std::make_unique<mpcc::Homotopy>(d.tr.problem, options.homotopy);
   d.nominal_start = d.homotopy->relaxed().start();

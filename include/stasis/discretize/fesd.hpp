@@ -108,6 +108,12 @@ struct OcpSpec {
   int clock = -1;
   double speed_of_time_lower = 1.0, speed_of_time_upper = 25.0, speed_of_time_start = 1.0;
   double speed_of_time_penalty = 0.0;  ///< ρ_sot Σ (s_k − 1)²
+  /// Heaviside form only: weights w_j of a regularization Σ_stage points w_j α_j (a method term).
+  /// Time-freezing uses it on the gap's α: while the gap is exactly zero (a frozen inelastic jump
+  /// and the contact phase after it) α_gap is undetermined and the contact phase would otherwise
+  /// be produced by α_gap alone, so that the jump end is no element boundary; with the weight the
+  /// contact phase uses the normal-velocity α, which cross complementarity separates from the jump.
+  std::vector<double> alpha_penalty;
   enum class ClockConstraints { Stagewise, Terminal } clock_constraints = ClockConstraints::Stagewise;
   /// Running cost over physical time (paper eq. 29: weighted by dt/dτ = s·t', the clock's rate) or
   /// nosnoc's numerical form (weighted by s only, so it also accrues while the clock is frozen).

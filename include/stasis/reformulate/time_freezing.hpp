@@ -94,7 +94,13 @@ struct TimeFrozenModel {
   /// D_i = n_iᵀ M⁻¹ n_i (Cls); n_iᵀ n_i (JumpSystem with built-in auxiliary dynamics); else empty.
   sym::Vector D;
   std::vector<double> friction, restitution;  ///< per contact (JumpSystem: friction 0)
-  std::vector<std::string> contact_names;     ///< per contact / constraint, for messages and results
+  std::vector<std::string> contact_names;
+  /// Suggested weights of a Heaviside α regularization, one per switching function
+  /// (discretize::OcpSpec::alpha_penalty): 1e-2 on each gap's α of an inelastic Cls, else empty.
+  /// While a gap is exactly zero (the frozen jump and the contact phase after it) its α is free;
+  /// the weight makes the contact phase use the normal-velocity α, so that cross complementarity
+  /// puts an element boundary at the end of the jump.
+  std::vector<double> alpha_regularization;     ///< per contact / constraint, for messages and results
   double stiffness = 0, damping = 0;          ///< spring–damper k and c (elastic only)
   std::size_t n_switching() const { return pss.subsystems.empty() ? 0 : pss.subsystems[0].switching.size(); }
   std::size_t n_regions() const { return region_contacts.size(); }

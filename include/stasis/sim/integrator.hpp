@@ -28,6 +28,8 @@ struct Options {
   /// advances the clock by exactly horizon/steps; a step holding a jump needs
   /// upper·(horizon/steps) >= horizon/steps + τ_jump.
   double speed_of_time_lower = 1.0, speed_of_time_upper = 25.0, speed_of_time_start = 1.0;
+  /// Heaviside-form α regularization weights (discretize::OcpSpec::alpha_penalty); empty = none.
+  std::vector<double> alpha_penalty;
   discretize::Options discretization;
   mpcc::HomotopyOptions homotopy;
 };
