@@ -3,6 +3,7 @@
 
 #include "stasis/discretize/fesd.hpp"
 #include "stasis/error.hpp"
+#include "../util/option_parsing.hpp"
 
 namespace stasis::discretize {
 
@@ -40,6 +41,10 @@ const char* to_string(PathAt p) {
 
 namespace {
 
+using util::parse_bool;
+using util::parse_int;
+using util::parse_number;
+
 template <class E>
 E parse_enum(const std::string& name, const std::string& v, std::initializer_list<E> values) {
   std::string allowed;
@@ -48,23 +53,6 @@ E parse_enum(const std::string& name, const std::string& v, std::initializer_lis
     allowed += (allowed.empty() ? "" : ", ") + std::string(to_string(e));
   }
   throw Error("option '" + name + "': unknown value '" + v + "'; allowed: " + allowed);
-}
-double parse_number(const std::string& name, const std::string& v) {
-  char* end = nullptr;
-  double d = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end != '\0') throw Error("option '" + name + "': '" + v + "' is not a number");
-  return d;
-}
-int parse_int(const std::string& name, const std::string& v) {
-  char* end = nullptr;
-  long i = std::strtol(v.c_str(), &end, 10);
-  if (v.empty() || *end != '\0') throw Error("option '" + name + "': '" + v + "' is not an integer");
-  return static_cast<int>(i);
-}
-bool parse_bool(const std::string& name, const std::string& v) {
-  if (v == "true" || v == "yes" || v == "on" || v == "1") return true;
-  if (v == "false" || v == "no" || v == "off" || v == "0") return false;
-  throw Error("option '" + name + "': '" + v + "' is not a boolean (true or false)");
 }
 
 std::vector<OptionInfo> make_table() {
