@@ -138,7 +138,7 @@ const std::vector<std::string> kSimulateSectionKeys = {"horizon", "steps", "cont
 const std::vector<std::string> kOcpSectionKeys = {"horizon", "time_optimal", "final_time",
                                                   "stages",  "controls",     "states",
                                                   "initial", "cost",         "constraints"};
-const std::vector<std::string> kConstraintKeys = {"path", "terminal", "complementarity", "at"};
+const std::vector<std::string> kConstraintKeys = {"path", "terminal", "complementarity", "at", "terminal_relaxation"};
 
 // Maps whose keys come from the schema (or are checked against declared names), so -o may add
 // keys to them (see YamlDocument::apply_overrides). User-chosen names (parameters, definitions)
@@ -173,6 +173,7 @@ const std::vector<std::string> kSections = {"",
                                             "ocp.initial",
                                             "ocp.initial.*",
                                             "ocp.cost",
+                                            "ocp.constraints.terminal_relaxation",
                                             "ocp.constraints",
                                             "ocp.constraints.path.*",
                                             "ocp.constraints.terminal.*"};
@@ -854,6 +855,28 @@ OcpFile read_ocp(YamlDocument& doc, const std::vector<std::string>& overrides) {
           ocp.path_H.push_back(p.H);
           used.push_back(p.G);
           used.push_back(p.H);
+        }
+      } else if (e.key == "terminal_relaxation") {
+        // {mode: none | ell_1 | ell_2 | ell_inf, weight: ρ_T (default 100)} (fesd.md §4.5)
+        const std::vector<MapEntry> tr = doc.entries(e.value, "ocp.constraints.terminal_relaxation");
+        doc.check_keys(tr, {"mode", "weight"}, "ocp.constraints.terminal_relaxation");
+        for (const auto& f : tr) {
+          if (f.key == "mode") {
+            const std::string mode = doc.scalar(f.value, f.value_where, "terminal_relaxation.mode");
+            using TR = discretize::OcpSpec::TerminalRelaxation;
+            if (mode == "none") ocp.terminal_relaxation = TR::None;
+            else if (mode == "ell_1") ocp.terminal_relaxation = TR::Ell1;
+            else if (mode == "ell_2") ocp.terminal_relaxation = TR::Ell2;
+            else if (mode == "ell_inf") ocp.terminal_relaxation = TR::EllInf;
+            else
+              doc.fail(f.value_where, "terminal_relaxation.mode is '" + mode +
+                                          "', expected none, ell_1, ell_2 or ell_inf");
+          } else {
+            const double w = doc.constant(f.value, f.value_where, ms.scope, "terminal_relaxation.weight");
+            if (!(w > 0.0) || !std::isfinite(w))
+              doc.fail(f.value_where, "terminal_relaxation.weight is " + num(w) + ", expected a finite weight > 0");
+            ocp.terminal_relaxation_weight = w;
+          }
         }
       } else if (e.key == "at") {
         at = &e;

@@ -517,3 +517,18 @@ TEST(ModelFileOverrideErrors, UnknownKeysNameTheOverride) {
 }
 
 }  // namespace
+
+// ocp.constraints.terminal_relaxation (fesd.md §4.5): mode and weight, and errors at their values.
+TEST(ModelFileErrors, TerminalRelaxationKey) {
+  const std::string base =
+      "kind: ocp\nmodel:\n  pss:\n    states: [x]\n    switching: [x]\n    regions:\n"
+      "      - {signs: [-1], f: [3]}\n      - {signs: [1], f: [1]}\n    x0: [-1]\nocp:\n  horizon: 2\n"
+      "  constraints:\n    terminal: [\"x == 2\"]\n    terminal_relaxation: ";
+  stasis::io::OcpFile f = stasis::io::read_ocp_string(base + "{mode: ell_1, weight: 50}\n", "p.yaml");
+  EXPECT_EQ(f.ocp.terminal_relaxation, stasis::discretize::OcpSpec::TerminalRelaxation::Ell1);
+  EXPECT_DOUBLE_EQ(f.ocp.terminal_relaxation_weight, 50.0);
+  EXPECT_STARTS_WITH(ocp_error(base + "{mode: ell1}\n"),
+                     "p.yaml:14:33: error: terminal_relaxation.mode is 'ell1', expected none, ell_1, ell_2 or ell_inf");
+  EXPECT_STARTS_WITH(ocp_error(base + "{mode: ell_2, weight: -1}\n"),
+                     "p.yaml:14:48: error: terminal_relaxation.weight is -1, expected a finite weight > 0");
+}
