@@ -58,47 +58,54 @@ std::string status_of(bool converged, bool any_success) {
   return converged ? "converged" : (any_success ? "not_converged" : "failed");
 }
 
-}  // namespace
 
-std::string simulation_result_json(const SimulateFile& file, const sim::Result& r) {
-  json j;
+// status, message and residual of a simulation (both kinds)
+void simulation_header(json& j, const sim::Result& r) {
   bool any = false;
   for (const auto& s : r.step_results) any = any || nlp::is_success(s.last_status);
   j["status"] = status_of(r.converged, any);
   j["message"] = r.message;
   j["complementarity_residual"] = number(r.max_residual);
+}
+
+// per-step statistics and the solver totals of a simulation
+json simulation_solver(const sim::Result& r) {
+  json steps = json::array();
+  for (std::size_t i = 0; i < r.steps.size(); ++i) {
+    const auto& s = r.steps[i];
+    json step = {{"time", s.time},
+                 {"converged", s.converged},
+                 {"homotopy_steps", s.homotopy_steps},
+                 {"iterations", s.iterations},
+                 {"residual", number(s.residual)},
+                 {"wall_time_s", s.wall_time_s},
+                 {"homotopy", homotopy_steps(r.step_results[i])}};
+    if (i < r.speed_of_time.size()) step["speed_of_time"] = number(r.speed_of_time[i]);
+    steps.push_back(step);
+  }
+  return {{"nlp_iterations", r.nlp_iterations},
+          {"wall_time_s", r.solve_time_s},
+          {"construction_time_s", r.construction_time_s},
+          {"steps", steps}};
+}
+
+}  // namespace
+
+std::string simulation_result_json(const SimulateFile& file, const sim::Result& r) {
+  json j;
+  simulation_header(j, r);
   j["time"] = r.time;
   j["states"] = states_json(file.model.pss, r.states);
   j["element_length"] = r.element_length;
   j["events"] = events_json(file.model.pss, r.events);
-  json steps = json::array();
-  double wall = 0;
-  for (std::size_t i = 0; i < r.steps.size(); ++i) {
-    const auto& s = r.steps[i];
-    wall += s.wall_time_s;
-    steps.push_back({{"time", s.time},
-                     {"converged", s.converged},
-                     {"homotopy_steps", s.homotopy_steps},
-                     {"iterations", s.iterations},
-                     {"residual", number(s.residual)},
-                     {"wall_time_s", s.wall_time_s},
-                     {"homotopy", homotopy_steps(r.step_results[i])}});
-  }
-  j["solver"] = {{"nlp_iterations", r.nlp_iterations},
-                 {"wall_time_s", r.solve_time_s},
-                 {"construction_time_s", r.construction_time_s},
-                 {"steps", steps}};
+  j["solver"] = simulation_solver(r);
   return j.dump(2) + "\n";
 }
 
 std::string time_frozen_simulation_result_json(const SimulateFile& file, const sim::Result& r,
                                                const sim::PhysicalTrajectory& p) {
   json j;
-  bool any = false;
-  for (const auto& s : r.step_results) any = any || nlp::is_success(s.last_status);
-  j["status"] = status_of(r.converged, any);
-  j["message"] = r.message;
-  j["complementarity_residual"] = number(r.max_residual);
+  simulation_header(j, r);
   j["time"] = p.time;
   json states = json::object();
   for (std::size_t i = 0; i < p.state_names.size(); ++i) {
@@ -155,21 +162,7 @@ std::string time_frozen_simulation_result_json(const SimulateFile& file, const s
     j["contact_forces"] = {{"time", p.force_time}, {"normal", forces}};
   }
   j["warnings"] = p.warnings;
-  json steps = json::array();
-  for (std::size_t i = 0; i < r.steps.size(); ++i) {
-    const auto& s = r.steps[i];
-    steps.push_back({{"time", s.time},
-                     {"converged", s.converged},
-                     {"homotopy_steps", s.homotopy_steps},
-                     {"iterations", s.iterations},
-                     {"residual", number(s.residual)},
-                     {"wall_time_s", s.wall_time_s},
-                     {"speed_of_time", i < r.speed_of_time.size() ? number(r.speed_of_time[i]) : json(nullptr)}});
-  }
-  j["solver"] = {{"nlp_iterations", r.nlp_iterations},
-                 {"wall_time_s", r.solve_time_s},
-                 {"construction_time_s", r.construction_time_s},
-                 {"steps", steps}};
+  j["solver"] = simulation_solver(r);
   return j.dump(2) + "\n";
 }
 
