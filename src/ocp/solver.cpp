@@ -10,13 +10,12 @@ namespace stasis::ocp {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-constexpr double kActive = 1e-4;
 }  // namespace
 
 struct Solver::Impl {
   discretize::Transcription tr;
   std::unique_ptr<mpcc::Homotopy> homotopy;
-  sym::Function theta_of_z, switching_of_xu;
+  std::unique_ptr<sim::ModeMonitor> modes;
   std::vector<double> nominal;
   double construction_time = 0.0;
 };
@@ -28,8 +27,7 @@ Solver::Solver(const reformulate::Dcs& dcs, const discretize::OcpSpec& spec, con
   impl_->homotopy = std::make_unique<mpcc::Homotopy>(impl_->tr.problem, options_.homotopy);
   const auto& full = impl_->homotopy->relaxed().start();
   impl_->nominal.assign(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(impl_->tr.problem.n_variables()));
-  impl_->theta_of_z = sym::Function("theta", {dcs_.z}, {dcs_.theta});
-  impl_->switching_of_xu = sym::Function("switching", {dcs_.x, dcs_.u}, {dcs_.switching});
+  impl_->modes = std::make_unique<sim::ModeMonitor>(dcs_);
   impl_->construction_time = std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
@@ -68,7 +66,7 @@ Result Solver::unpack(mpcc::Result m) const {
   const discretize::Transcription& tr = impl_->tr;
   const discretize::IndexMap& map = tr.map;
   const std::size_t n_x = dcs_.n_x(), n_u = dcs_.n_u();
-  const int N = spec_.stages, N_FE = options_.discretization.elements, n_s = options_.discretization.stages;
+  const int N = spec_.stages, N_FE = options_.discretization.elements;
   Result r;
   r.converged = m.converged;
   r.message = m.message;
@@ -79,8 +77,7 @@ Result Solver::unpack(mpcc::Result m) const {
   r.final_time = spec_.time_optimal ? w[static_cast<std::size_t>(map.final_time)] : spec_.horizon;
   r.time = discretize::time_grid(tr, w, spec_, options_.discretization);
   r.states.emplace_back(w.begin() + map.x0, w.begin() + map.x0 + static_cast<std::ptrdiff_t>(n_x));
-  std::vector<double> theta(dcs_.theta.size()), sw(dcs_.switching.size()), mean;
-  std::vector<double> work(std::max(impl_->theta_of_z.work_size(), impl_->switching_of_xu.work_size()));
+  sim::ModeMonitor& modes = *impl_->modes;
   std::size_t point = 0;
   for (int k = 0; k < N; ++k) {
     const auto ku = static_cast<std::size_t>(k);
@@ -89,31 +86,9 @@ Result Solver::unpack(mpcc::Result m) const {
     r.controls.push_back(u);
     for (int n = 0; n < N_FE; ++n) {
       const discretize::FiniteElementIndex& I = map.fe[ku][static_cast<std::size_t>(n)];
-      mean.assign(theta.size(), 0.0);
-      for (int mm = 0; mm < n_s; ++mm) {
-        const double* zin[1] = {w.data() + I.Z[static_cast<std::size_t>(mm)]};
-        double* out[1] = {theta.data()};
-        impl_->theta_of_z.eval(zin, out, work.data());
-        for (std::size_t i = 0; i < theta.size(); ++i) mean[i] += theta[i] / n_s;
-      }
-      std::vector<int> active;
-      for (std::size_t i = 0; i < mean.size(); ++i)
-        if (mean[i] > kActive) active.push_back(static_cast<int>(i));
-      if (!r.active.empty() && r.active.back() != active) {
-        sim::Event e;
-        e.time = r.time[point];
-        e.before = r.active.back();
-        e.after = active;
-        e.state = r.states.back();
-        const double* in[2] = {e.state.data(), u.data()};
-        double* out[1] = {sw.data()};
-        impl_->switching_of_xu.eval(in, out, work.data());
-        double smallest = 1e300;
-        for (double v : sw) smallest = std::min(smallest, std::fabs(v));
-        for (std::size_t j = 0; j < sw.size(); ++j)
-          if (std::fabs(sw[j]) <= std::max(1e-6, 10 * smallest)) e.switching.push_back(static_cast<int>(j));
-        r.events.push_back(std::move(e));
-      }
+      std::vector<int> active = sim::ModeMonitor::active(modes.mean_theta(w, I.Z));
+      if (!r.active.empty() && r.active.back() != active)
+        r.events.push_back(modes.event(r.time[point], r.states.back(), u, r.active.back(), active));
       r.active.push_back(active);
       r.states.emplace_back(w.begin() + I.x_end, w.begin() + I.x_end + static_cast<std::ptrdiff_t>(n_x));
       ++point;

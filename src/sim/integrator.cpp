@@ -12,16 +12,14 @@ namespace stasis::sim {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-// A region counts as active in an element when its mean Filippov multiplier exceeds this; the
-// homotopy drives inactive multipliers to O(complementarity_tol), active ones are O(1).
-constexpr double kActive = 1e-4;
 }  // namespace
 
 struct Integrator::Impl {
   discretize::OcpSpec spec;
   discretize::Transcription tr;
   std::unique_ptr<mpcc::Homotopy> homotopy;
-  sym::Function theta_of_z, switching_of_xu, field;  // field: (x, u, z) -> f
+  std::unique_ptr<ModeMonitor> modes;
+  sym::Function field;  // (x, u, z) -> f, for the predictor
   std::vector<double> nominal_start;  // relaxed NLP start at construction
   double construction_time = 0.0;
 };
@@ -48,8 +46,7 @@ Integrator::Integrator(const reformulate::Dcs& dcs, const Options& options)
   d.tr = discretize::transcribe(dcs_, d.spec, options.discretization);
   d.homotopy = std::make_unique<mpcc::Homotopy>(d.tr.problem, options.homotopy);
   d.nominal_start = d.homotopy->relaxed().start();
-  d.theta_of_z = sym::Function("theta", {dcs_.z}, {dcs_.theta});
-  d.switching_of_xu = sym::Function("switching", {dcs_.x, dcs_.u}, {dcs_.switching});
+  d.modes = std::make_unique<ModeMonitor>(dcs_);
   d.field = sym::Function("field", {dcs_.x, dcs_.u, dcs_.z}, {dcs_.f});
   d.construction_time = std::chrono::duration<double>(Clock::now() - t0).count();
 }
@@ -80,8 +77,8 @@ Result Integrator::simulate(const std::vector<double>& x0) {
   res.states.push_back(x);
   std::vector<double> previous_w;
   double now = 0.0;
-  std::vector<double> theta(dcs_.theta.size()), sw(dcs_.switching.size());
-  std::vector<double> work(std::max({d.theta_of_z.work_size(), d.switching_of_xu.work_size(), d.field.work_size(), std::size_t{1}}));
+  std::vector<double> field_work(std::max(d.field.work_size(), std::size_t{1}));
+  ModeMonitor& modes = *d.modes;
 
   for (int step = 0; step < options_.steps; ++step) {
     // kind 0: states at x, algebraics at the nominal guess; 1: algebraics consistent with x;
@@ -101,10 +98,7 @@ Result Integrator::simulate(const std::vector<double>& x0) {
     }
     if (!options_.warm_start || previous_w.empty()) {
       // States at the current state, algebraics consistent with it (reformulate::consistent_algebraics).
-      const double* in[2] = {x.data(), u.data()};
-      double* out[1] = {sw.data()};
-      d.switching_of_xu.eval(in, out, work.data());
-      std::vector<double> z = kind == 0 ? dcs_.z_start : reformulate::consistent_algebraics(dcs_, sw);
+      std::vector<double> z = kind == 0 ? dcs_.z_start : modes.consistent_algebraics(x, u);
       auto put_z = [&](mpcc::Index at) {
         for (std::size_t j = 0; j < n_z; ++j) w[static_cast<std::size_t>(at) + j] = z[j];
       };
@@ -125,13 +119,10 @@ Result Integrator::simulate(const std::vector<double>& x0) {
         const double tau_max = options_.speed_of_time_upper * step_length;
         std::vector<double> y = x, k1(n_x), k2(n_x), k3(n_x), k4(n_x), tmp(n_x), zz;
         auto rate = [&](const std::vector<double>& at, std::vector<double>& out_f) {
-          const double* sin_[2] = {at.data(), u.data()};
-          double* sout[1] = {sw.data()};
-          d.switching_of_xu.eval(sin_, sout, work.data());
-          zz = reformulate::consistent_algebraics(dcs_, sw);
+          zz = modes.consistent_algebraics(at, u);
           const double* fin[3] = {at.data(), u.data(), zz.data()};
           double* fout[1] = {out_f.data()};
-          d.field.eval(fin, fout, work.data());
+          d.field.eval(fin, fout, field_work.data());
         };
         double tau = 0.0;
         sample_s.push_back(0.0);
@@ -163,12 +154,8 @@ Result Integrator::simulate(const std::vector<double>& x0) {
         for (std::size_t i = 0; i < n_x; ++i) w[static_cast<std::size_t>(at) + i] = y[i];
       };
       auto put_z_of = [&](mpcc::Index at, const std::vector<double>& y) {
-        const double* in2[2] = {y.data(), u.data()};
-        double* out2[1] = {sw.data()};
-        d.switching_of_xu.eval(in2, out2, work.data());
-        std::vector<double> zy = reformulate::consistent_algebraics(dcs_, sw);
+        std::vector<double> zy = modes.consistent_algebraics(y, u);
         for (std::size_t j = 0; j < n_z; ++j) w[static_cast<std::size_t>(at) + j] = zy[j];
-        return zy;
       };
       const double h_nominal = step_length / N_FE;
       const auto& c = d.tr.tableau.c;
@@ -185,13 +172,7 @@ Result Integrator::simulate(const std::vector<double>& x0) {
         std::vector<double> ye = predict ? predicted((n + 1) * h_nominal * s_guess) : x;
         put_state(fe.x_end, ye);
         if (fe.z_end >= 0) {
-          std::vector<double> zy = z;
-          if (predict) {
-            const double* in2[2] = {ye.data(), u.data()};
-            double* out2[1] = {sw.data()};
-            d.switching_of_xu.eval(in2, out2, work.data());
-            zy = reformulate::consistent_algebraics(dcs_, sw);
-          }
+          const std::vector<double> zy = predict ? modes.consistent_algebraics(ye, u) : z;
           for (std::size_t j = 0; j < dcs_.boundary_z.size(); ++j)
             w[static_cast<std::size_t>(fe.z_end) + j] = zy[static_cast<std::size_t>(dcs_.boundary_z[j])];
         }
@@ -235,33 +216,11 @@ Result Integrator::simulate(const std::vector<double>& x0) {
     for (int n = 0; n < N_FE; ++n) {
       const discretize::FiniteElementIndex& I = map.fe[0][static_cast<std::size_t>(n)];
       double h = I.h >= 0 ? r.w[static_cast<std::size_t>(I.h)] : step_length / N_FE;
-      std::vector<double> mean(theta.size(), 0.0);
-      for (int m = 0; m < n_s; ++m) {
-        const double* zin[1] = {r.w.data() + I.Z[static_cast<std::size_t>(m)]};
-        double* out[1] = {theta.data()};
-        d.theta_of_z.eval(zin, out, work.data());
-        for (std::size_t i = 0; i < theta.size(); ++i) mean[i] += theta[i] / n_s;
-      }
-      std::vector<int> active;
-      for (std::size_t i = 0; i < mean.size(); ++i)
-        if (mean[i] > kActive) active.push_back(static_cast<int>(i));
+      std::vector<double> mean = modes.mean_theta(r.w, I.Z);
+      std::vector<int> active = ModeMonitor::active(mean);
       std::vector<double> xe(r.w.begin() + I.x_end, r.w.begin() + I.x_end + static_cast<std::ptrdiff_t>(n_x));
-      if (!res.active.empty() && res.active.back() != active) {
-        Event e;
-        e.time = now;
-        e.before = res.active.back();
-        e.after = active;
-        e.state = res.states.back();
-        const double* in[2] = {e.state.data(), u.data()};
-        double* out[1] = {sw.data()};
-        d.switching_of_xu.eval(in, out, work.data());
-        // The switching functions that vanish at the event (the smallest ones if none is ~0).
-        double smallest = std::numeric_limits<double>::infinity();
-        for (double v : sw) smallest = std::min(smallest, std::fabs(v));
-        for (std::size_t j = 0; j < sw.size(); ++j)
-          if (std::fabs(sw[j]) <= std::max(1e-6, 10 * smallest)) e.switching.push_back(static_cast<int>(j));
-        res.events.push_back(std::move(e));
-      }
+      if (!res.active.empty() && res.active.back() != active)
+        res.events.push_back(modes.event(now, res.states.back(), u, res.active.back(), active));
       res.active.push_back(active);
       res.theta.push_back(mean);
       res.element_length.push_back(h);
@@ -269,7 +228,6 @@ Result Integrator::simulate(const std::vector<double>& x0) {
       res.time.push_back(now);
       res.states.push_back(xe);
     }
-    (void)n_z;
     if (!map.speed_of_time.empty()) res.speed_of_time.push_back(r.w[static_cast<std::size_t>(map.speed_of_time[0])]);
     // Physical time advances by exactly one step; absorb round-off of Σh into the grid.
     now = (step + 1) * step_length;

@@ -11,6 +11,7 @@
 #include "stasis/model/pss.hpp"
 #include "stasis/mpcc/homotopy.hpp"
 #include "stasis/reformulate/dcs.hpp"
+#include "stasis/sim/modes.hpp"
 
 namespace stasis::sim {
 
@@ -32,14 +33,6 @@ struct Options {
   std::vector<double> alpha_penalty;
   discretize::Options discretization;
   mpcc::HomotopyOptions homotopy;
-};
-
-/// A change of the active set of Filippov regions between two consecutive finite elements.
-struct Event {
-  double time = 0.0;
-  std::vector<int> switching;         ///< switching functions (or indicators) that vanish there
-  std::vector<int> before, after;     ///< active regions (θ components) before and after
-  std::vector<double> state;          ///< state at the event
 };
 
 struct StepInfo {
