@@ -2,6 +2,8 @@
 // every relaxation and steering mode, result.json contents, and clear errors on bad input.
 #include <gtest/gtest.h>
 
+#include "cli_support.hpp"
+
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -13,35 +15,9 @@
 
 namespace {
 
-struct CliRun {
-  int exit_code;
-  std::string output;  // stdout and stderr
-};
-
-CliRun run(const std::string& args) {
-  std::string cmd = std::string(STASIS_CLI) + " " + args + " 2>&1";
-  CliRun r{0, ""};
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return {-1, "popen failed"};
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
-  int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using namespace cli_test;
 
 std::string example(const std::string& name) { return std::string(STASIS_SOURCE_DIR) + "/examples/mpcc/" + name; }
-
-std::string temp_dir(const std::string& name) {
-  auto p = std::filesystem::temp_directory_path() / ("stasis_test_cli_" + name);
-  std::filesystem::remove_all(p);
-  return p.string();
-}
-
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
 
 std::string write_temp_file(const std::string& name, const std::string& text) {
   auto p = std::filesystem::temp_directory_path() / name;
@@ -79,7 +55,7 @@ TEST(CliMpcc, ExamplesReachKnownSolutionsInEveryMode) {
   for (const Known& k : kKnown) {
     for (const auto& [relaxation, steering] : kModes) {
       SCOPED_TRACE(k.file + " " + relaxation + "/" + steering);
-      std::string out = temp_dir(k.file + relaxation + steering);
+      std::string out = temp_dir("cli_" + k.file + relaxation + steering);
       CliRun r = run("mpcc " + example(k.file) + " --quiet --out " + out + " -o options.relaxation=" + relaxation +
                   " -o options.steering=" + steering);
       ASSERT_EQ(r.exit_code, 0) << r.output;

@@ -2,6 +2,8 @@
 // (PROBLEM_FORMAT.md contract), CSV files, and clean errors on bad input.
 #include <gtest/gtest.h>
 
+#include "cli_support.hpp"
+
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -13,42 +15,9 @@
 
 namespace {
 
-struct CliRun {
-  int exit_code;
-  std::string output;
-};
-
-CliRun run(const std::string& args) {
-  std::string cmd = std::string(STASIS_CLI) + " " + args + " 2>&1";
-  CliRun r{0, ""};
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return {-1, "popen failed"};
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
-  int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using namespace cli_test;
 
 std::string example(const std::string& name) { return std::string(STASIS_SOURCE_DIR) + "/examples/pss/" + name; }
-
-std::string temp_dir(const std::string& name) {
-  auto p = std::filesystem::temp_directory_path() / ("stasis_test_cli_pss_" + name);
-  std::filesystem::remove_all(p);
-  return p.string();
-}
-
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 }  // namespace
 

@@ -4,6 +4,8 @@
 // exist, and the C++ programs shown in the docs compile and run against the library.
 #include <gtest/gtest.h>
 
+#include "cli_support.hpp"
+
 #include <array>
 #include <cctype>
 #include <cstdio>
@@ -20,25 +22,9 @@
 
 namespace {
 
+using namespace cli_test;
+
 namespace fs = std::filesystem;
-
-struct CliRun {
-  int exit_code;
-  std::string output;
-};
-
-// Runs a shell command; captures stdout only (stderr is left alone unless the command redirects it).
-CliRun shell(const std::string& cmd) {
-  CliRun r{0, ""};
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return {-1, "popen failed"};
-  std::array<char, 4096> buf{};
-  std::size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) r.output.append(buf.data(), n);
-  int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
 
 std::string source(const std::string& relative) { return std::string(STASIS_SOURCE_DIR) + "/" + relative; }
 
