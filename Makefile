@@ -2,8 +2,9 @@
 BUILD_DIR ?= build
 JOBS      ?= $(shell nproc)
 CMAKE_BUILD_TYPE ?= Release
+PREFIX    ?= /usr/local
 
-.PHONY: all deps configure build test demo bench clean
+.PHONY: all deps configure build test demo bench docs install clean
 
 all: build
 
@@ -24,6 +25,18 @@ demo: build
 
 bench: build
 	@for b in $(BUILD_DIR)/bin/bench_*; do echo "== $$b"; $$b || exit 1; done
+
+# docs/report-screenshot.png: the report of REPORT_EXAMPLE in headless Chromium (docs/report.md).
+REPORT_EXAMPLE ?= examples/time_freezing/particle_friction.yaml
+docs: build
+	@bash scripts/report-screenshot.sh $(BUILD_DIR) $(REPORT_EXAMPLE) docs/report-screenshot.png
+
+# Installs headers, libstasis, the CLI, the CMake package and stasis.pc (docs/install.md).
+# Does not build (so that `sudo make install` writes no root-owned files into the build tree):
+# run `make build` first. `make install PREFIX=$HOME/.local` installs elsewhere.
+install:
+	@test -f $(BUILD_DIR)/cmake_install.cmake || { echo "make install: no build in $(BUILD_DIR); run 'make build' first" >&2; exit 1; }
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -13,6 +13,7 @@ PACKAGES=(
   libcli11-dev
   libgtest-dev libgmock-dev
   libbenchmark-dev
+  chromium fonts-dejavu-core    # headless browser test of report.html (ctest browser.report), make docs
 )
 
 missing=()

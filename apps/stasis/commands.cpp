@@ -15,6 +15,7 @@
 #include "stasis/sim/physical.hpp"
 #include "stasis/io/problem_file.hpp"
 #include "stasis/mpcc/homotopy.hpp"
+#include "stasis/report/report.hpp"
 
 namespace stasis::cli {
 
@@ -42,7 +43,22 @@ void require_kind(const std::string& file, const std::string& expected) {
                 (kind == "ocp" ? std::string("solve") : kind) + "' for it");
 }
 
+// DIR/report.html next to result.json; failing here does not fail the run (its results are written).
+void write_report_for(const std::string& dir, bool quiet) {
+  try {
+    const std::string path = report::write_report(dir);
+    if (!quiet) fmt::print("wrote {}\n", path);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "warning: report.html not written: {}\n", e.what());
+  }
+}
+
 }  // namespace
+
+int run_report(const std::string& dir) {
+  fmt::print("wrote {}\n", report::write_report(dir));
+  return 0;
+}
 
 int run_mpcc(const CommonOptions& o) {
   require_kind(o.file, "mpcc");
@@ -73,6 +89,7 @@ int run_mpcc(const CommonOptions& o) {
       values += fmt::format("{}{} = {:.10g}", i ? ", " : "", file.variables[i].name, r.w[i]);
     fmt::print("solution: {}\nwrote {}\n", values, out);
   }
+  write_report_for(dir, o.quiet);
   return r.converged ? 0 : 1;
 }
 
@@ -138,6 +155,7 @@ int run_simulate(const CommonOptions& o) {
       fmt::print("final state at t = {:g}: {}\nwrote {}/result.json, trajectory.csv (physical time), numerical.csv\n",
                  p.time.back(), values, dir);
     }
+    write_report_for(dir, o.quiet);
     return r.converged ? 0 : 1;
   }
   io::write_text_file((fs::path(dir) / "result.json").string(), io::simulation_result_json(file, r));
@@ -156,6 +174,7 @@ int run_simulate(const CommonOptions& o) {
     fmt::print("final state at t = {:g}: {}\nwrote {}/result.json, trajectory.csv, events.csv\n", r.time.back(), values,
                dir);
   }
+  write_report_for(dir, o.quiet);
   return r.converged ? 0 : 1;
 }
 
@@ -190,6 +209,7 @@ int run_solve(const CommonOptions& o) {
              r.converged ? "converged" : "NOT converged", r.message, r.objective, r.final_time, r.residual,
              r.homotopy.nlp_solves, r.homotopy.nlp_iterations, r.solve_time_s, r.construction_time_s);
   if (!o.quiet) fmt::print("wrote {}/result.json, trajectory.csv, events.csv\n", dir);
+  write_report_for(dir, o.quiet);
   return r.converged ? 0 : 1;
 }
 

@@ -41,7 +41,8 @@ int main(int argc, char** argv) {
   CLI::App* check = app.add_subcommand("check", "parse, build and validate a problem file; print sizes; solve nothing");
   add_common(check, false);
   std::string report_dir;
-  CLI::App* report = app.add_subcommand("report", "(re)build DIR/report.html from DIR/result.json [not available yet]");
+  CLI::App* report = app.add_subcommand(
+      "report", "(re)build DIR/report.html (plots, events, animation; self-contained) from DIR/result.json");
   report->add_option("DIR", report_dir, "a result directory")->required();
   bool markdown = false;
   CLI::App* options = app.add_subcommand("options", "list every homotopy and discretization option with its default");
@@ -60,10 +61,7 @@ int main(int argc, char** argv) {
     if (simulate->parsed()) return run_simulate(common);
     if (solve->parsed()) return run_solve(common);
     if (options->parsed()) return run_options(markdown);
-    if (report->parsed()) {
-      std::cerr << "stasis: error: 'stasis report' is not available in this version yet\n";
-      return 2;
-    }
+    if (report->parsed()) return run_report(report_dir);
   } catch (const stasis::Error& e) {
     std::cerr << "stasis: " << e.what() << "\n";
     return 2;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <unordered_set>
 
+#include "draw_file.hpp"
 #include "file_schema.hpp"
 #include "model_reader.hpp"
 #include "stasis/error.hpp"
@@ -126,9 +127,11 @@ using detail::YamlDocument;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 const std::vector<std::string> kSimulateKeys = {"kind",     "name",           "description",   "model",
-                                                "simulate", "discretization", "time_freezing", "homotopy"};
+                                                "simulate", "discretization", "time_freezing", "homotopy",
+                                                "draw"};
 const std::vector<std::string> kOcpKeys = {"kind", "name",           "description",   "model",
-                                           "ocp",  "discretization", "time_freezing", "homotopy"};
+                                           "ocp",  "discretization", "time_freezing", "homotopy",
+                                           "draw"};
 const std::vector<std::string> kModelKinds = {"pss", "cls", "jump"};
 const std::vector<std::string> kPssKeys = {"states",     "controls", "parameters", "definitions",
                                            "switching",  "regions",  "subsystems", "f0",
@@ -176,7 +179,8 @@ const std::vector<std::string> kSections = {"",
                                             "ocp.constraints.terminal_relaxation",
                                             "ocp.constraints",
                                             "ocp.constraints.path.*",
-                                            "ocp.constraints.terminal.*"};
+                                            "ocp.constraints.terminal.*",
+                                            "draw"};
 
 std::string sign_text(const std::vector<int>& row) {
   std::string s = "[";
@@ -630,6 +634,8 @@ SimulateFile read_simulate(YamlDocument& doc, const std::vector<std::string>& ov
   const std::vector<MapEntry> disc_entries = read_discretization(doc, disc, file.discretization, false);
   validate_discretization(doc, file.discretization, disc_entries, disc ? disc->key_where : top);
   read_homotopy(doc, entries, file.homotopy);
+  if (const MapEntry* d = find_entry(entries, "draw"))
+    file.draw = detail::read_draw(doc, *d, ms.scope, pss.state_names, pss.control_names);
   return file;
 }
 
@@ -915,6 +921,8 @@ OcpFile read_ocp(YamlDocument& doc, const std::vector<std::string>& overrides) {
     ocp.running_cost_time = tf.running_cost;
   }
   read_homotopy(doc, entries, file.homotopy);
+  if (const MapEntry* d = find_entry(entries, "draw"))
+    file.draw = detail::read_draw(doc, *d, ms.scope, pss.state_names, pss.control_names);
   return file;
 }
 

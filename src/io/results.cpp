@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "draw_file.hpp"
 #include "stasis/nlp/ipopt_solver.hpp"
 
 namespace stasis::io {
@@ -99,6 +100,7 @@ std::string simulation_result_json(const SimulateFile& file, const sim::Result& 
   j["element_length"] = r.element_length;
   j["events"] = events_json(file.model.pss, r.events);
   j["solver"] = simulation_solver(r);
+  if (file.draw) j["draw"] = detail::draw_json(*file.draw, r.time, file.model.pss.state_names, r.states);
   return j.dump(2) + "\n";
 }
 
@@ -163,6 +165,7 @@ std::string time_frozen_simulation_result_json(const SimulateFile& file, const s
   }
   j["warnings"] = p.warnings;
   j["solver"] = simulation_solver(r);
+  if (file.draw) j["draw"] = detail::draw_json(*file.draw, p.time, p.state_names, p.states);
   return j.dump(2) + "\n";
 }
 
@@ -207,6 +210,7 @@ std::string ocp_result_json(const OcpFile& file, const ocp::Result& r) {
                  {"construction_time_s", r.construction_time_s},
                  {"evaluation_time_s", r.homotopy.evaluation_time_s},
                  {"homotopy", homotopy_steps(r.homotopy)}};
+  if (file.draw) j["draw"] = detail::draw_json(*file.draw, r.time, file.model.pss.state_names, r.states);
   return j.dump(2) + "\n";
 }
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "stasis/discretize/fesd.hpp"
+#include "stasis/io/draw.hpp"
 #include "stasis/io/expression.hpp"
 #include "stasis/model/cls.hpp"
 #include "stasis/model/jump_system.hpp"
@@ -94,6 +95,8 @@ struct SimulateFile {
   /// cls / jump models: the model, time-freezing options (speed of time for the integrator) and
   /// the TimeFrozenModel (for sim::recover_physical); empty for pss models.
   std::optional<TimeFreezingFile> time_freezing;
+  /// The optional `draw:` section (stasis/io/draw.hpp): how to draw the model in the report.
+  std::optional<DrawSpec> draw;
 };
 
 struct OcpFile {
@@ -113,6 +116,7 @@ struct OcpFile {
   /// cls / jump models (as for SimulateFile); then ocp.clock = frozen.clock and the speed-of-time,
   /// clock-constraint and running-cost settings are copied into `ocp`.
   std::optional<TimeFreezingFile> time_freezing;
+  std::optional<DrawSpec> draw;  ///< the optional `draw:` section
 };
 
 /// Reads a `kind: simulate` file. `overrides` are "-o" arguments "dotted.path=value" (value parsed

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# ctest browser.report: the HTML report works in a real browser. Runs the CLI on
+# examples/time_freezing/particle_friction.yaml (which writes report.html), renders the report in
+# headless Chromium and checks from the dumped DOM that the page's script ran without errors
+# (<body data-status="ok" data-errors="">), that the SVG plots, the animation and the key frames
+# are there, and that the animation advanced (?autoplay: <body data-frame> > 0 after 3 s of virtual
+# time); then takes a screenshot and checks it is a PNG of a reasonable size.
+#
+# usage: run_browser_test.sh STASIS_CLI SOURCE_DIR WORK_DIR
+# Exit 77 (ctest: skipped) only when Chromium is not installed and CI is not set; in CI a missing
+# Chromium is a failure (scripts/install-deps.sh installs it).
+set -euo pipefail
+
+cli=$1
+src=$2
+work=$3
+
+chrome=""
+for c in chromium chromium-browser google-chrome; do
+  if command -v "$c" >/dev/null 2>&1; then chrome=$(command -v "$c"); break; fi
+done
+if [ -z "$chrome" ]; then
+  if [ "${CI:-}" = "true" ]; then
+    echo "FAIL: chromium is not installed (scripts/install-deps.sh installs it; CI must have it)" >&2
+    exit 1
+  fi
+  echo "SKIP: chromium is not installed; install it with scripts/install-deps.sh (apt-get install chromium)"
+  exit 77
+fi
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+rm -rf "$work"
+mkdir -p "$work"
+out="$work/particle_friction"
+"$cli" simulate "$src/examples/time_freezing/particle_friction.yaml" --out "$out" -q > "$work/cli.log" 2>&1 ||
+  { cat "$work/cli.log"; fail "stasis simulate failed"; }
+[ -s "$out/report.html" ] || fail "stasis simulate did not write $out/report.html"
+
+url="file://$out/report.html?autoplay"
+# Each run gets its own profile, so that parallel runs do not share a lock.
+flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --disable-extensions
+       --user-data-dir="$work/profile")
+
+timeout 60 "$chrome" "${flags[@]}" --virtual-time-budget=3000 --dump-dom "$url" > "$work/dom.html" 2> "$work/chromium-dom.log" ||
+  { tail -20 "$work/chromium-dom.log"; fail "chromium --dump-dom failed"; }
+[ -s "$work/dom.html" ] || { tail -20 "$work/chromium-dom.log"; fail "chromium dumped an empty DOM"; }
+
+body=$(grep -o '<body[^>]*>' "$work/dom.html" | head -1)
+[ -n "$body" ] || fail "no <body> in the dumped DOM ($work/dom.html)"
+attr() { sed -n "s/.* $1=\"\([^\"]*\)\".*/\1/p" <<< "$body"; }
+status=$(attr data-status)
+errors=$(attr data-errors)
+frame=$(attr data-frame)
+echo "body: $body"
+[ -z "$errors" ] || fail "script errors in the report: $errors"
+[ "$status" = "ok" ] || fail "the report's script did not finish (data-status=\"$status\", expected \"ok\")"
+[[ "$frame" =~ ^[0-9]+$ ]] || fail "data-frame is '$frame', expected a frame index"
+[ "$frame" -gt 0 ] || fail "the animation did not advance (data-frame=$frame after 3 s of virtual time with ?autoplay)"
+
+plots=$(grep -o '<svg[^>]*class="stasis-plot"' "$work/dom.html" | wc -l)
+anim=$(grep -o '<svg[^>]*class="stasis-anim"' "$work/dom.html" | wc -l)
+frames=$(grep -o '<svg[^>]*class="stasis-frame"' "$work/dom.html" | wc -l)
+echo "svg plots: $plots, animation: $anim, key frames: $frames, frame index: $frame"
+[ "$plots" -ge 8 ] || fail "expected at least 8 SVG plots (states in physical and numerical time, ...), found $plots"
+[ "$anim" -eq 1 ] || fail "expected one animation <svg class=\"stasis-anim\">, found $anim"
+[ "$frames" -ge 3 ] || fail "expected key frames (start, impact, end), found $frames"
+grep -q 'class="jump"' "$work/dom.html" || fail "no jump segment (<line class=\"jump\">) in the plots"
+grep -q 'class="event impact"' "$work/dom.html" || fail "no impact marker (<line class=\"event impact\">) in the plots"
+
+png="$work/report.png"
+timeout 60 "$chrome" "${flags[@]}" --virtual-time-budget=1500 --window-size=1200,2400 --screenshot="$png" "$url" \
+  > "$work/chromium-shot.log" 2>&1 || { tail -20 "$work/chromium-shot.log"; fail "chromium --screenshot failed"; }
+[ -f "$png" ] || fail "no screenshot written"
+size=$(stat -c %s "$png")
+signature=$(head -c 8 "$png" | od -An -tx1 | tr -d ' \n')
+echo "screenshot: $png, $size bytes"
+[ "$signature" = "89504e470d0a1a0a" ] || fail "the screenshot is not a PNG"
+[ "$size" -gt 30000 ] || fail "the screenshot is only $size bytes (a blank page?)"
+echo "PASS"

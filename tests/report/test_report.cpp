@@ -1,0 +1,404 @@
+// The HTML report (stasis/report/report.hpp, svg.hpp): nice ticks and number formatting, HTML
+// escaping, downsampling, SVG structure (jumps, events, shaded bands); the report of a real run
+// (bouncing ball: a vertical jump segment at the first impact; animation data and key frames);
+// results without time series (mpcc) or with missing fields; and clear errors for bad input, from
+// the library and from `stasis report DIR` (exit code 2).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "stasis/error.hpp"
+#include "stasis/report/report.hpp"
+#include "stasis/report/svg.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace stasis::report;
+using stasis::Error;
+
+#define EXPECT_CONTAINS(str, part) EXPECT_NE((str).find(part), std::string::npos) << (str).substr(0, 3000)
+#define EXPECT_NOT_CONTAINS(str, part) EXPECT_EQ((str).find(part), std::string::npos) << (part)
+
+struct CliRun {
+  int exit_code;
+  std::string output;
+};
+
+// The stasis CLI with `args`; stdout and stderr together.
+CliRun cli(const std::string& args) {
+  CliRun r{0, ""};
+  FILE* pipe = popen((std::string(STASIS_CLI) + " " + args + " 2>&1").c_str(), "r");
+  if (!pipe) return {-1, "popen failed"};
+  std::array<char, 4096> buf{};
+  std::size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) r.output.append(buf.data(), n);
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string temp_dir(const std::string& name) {
+  // One per process: ctest runs the tests of this file in parallel processes.
+  const fs::path p =
+      fs::temp_directory_path() / ("stasis_test_report_" + name + "_" + std::to_string(getpid()));
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p.string();
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+std::size_t count(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+const PlotGroup* group(const ReportData& d, const std::string& id) {
+  for (const auto& g : d.groups)
+    if (g.id == id) return &g;
+  return nullptr;
+}
+
+const Plot* plot(const PlotGroup& g, const std::string& title) {
+  for (const auto& p : g.plots)
+    if (p.title == title) return &p;
+  return nullptr;
+}
+
+// The data-t values of the <line class="jump"> elements of an SVG.
+std::vector<double> jump_times(const std::string& svg) {
+  std::vector<double> t;
+  const std::regex re("<line class=\"jump\" data-t=\"([^\"]+)\"");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), re); it != std::sregex_iterator(); ++it)
+    t.push_back(std::stod((*it)[1].str()));
+  return t;
+}
+
+// The bouncing ball up to t = 3 (one impact at t = 1.4278); written once for all tests.
+const std::string& bouncing_ball_dir() {
+  static const std::string dir = [] {
+    const std::string d = temp_dir("bouncing_ball");
+    const CliRun r = cli(
+        "simulate " + std::string(STASIS_SOURCE_DIR) +
+        "/examples/time_freezing/bouncing_ball.yaml -o simulate.horizon=3 -o simulate.steps=12 -q --out " +
+        d);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return d;
+  }();
+  return dir;
+}
+
+}  // namespace
+
+// ---- the plotting layer ----
+
+TEST(Svg, NiceTicksAndLabels) {
+  EXPECT_EQ(nice_ticks(0, 15, 6), (std::vector<double>{0, 2.5, 5, 7.5, 10, 12.5, 15}));
+  EXPECT_EQ(nice_ticks(-1.2, 1.2, 5), (std::vector<double>{-1, -0.5, 0, 0.5, 1}));
+  const auto t = nice_ticks(0.1, 0.3, 4);
+  EXPECT_EQ(tick_labels(t, false), (std::vector<std::string>{"0.10", "0.15", "0.20", "0.25", "0.30"}));
+  EXPECT_EQ(tick_labels(nice_ticks(0, 15, 6), false).at(1), "2.5");
+  EXPECT_EQ(tick_labels(nice_ticks(1e-7, 5e-7, 4), false).at(0), "1e-7");
+  EXPECT_EQ(log_ticks(1e-10, 1), (std::vector<double>{1e-10, 1e-8, 1e-6, 1e-4, 1e-2, 1}));
+  EXPECT_EQ(tick_labels({1e-5, 1e-3, 1, 100}, true), (std::vector<std::string>{"1e-5", "0.001", "1", "100"}));
+  EXPECT_EQ(nice_ticks(2, 2), std::vector<double>{2});
+}
+
+TEST(Svg, CompactNumbersAndEscaping) {
+  EXPECT_EQ(format_number(1.5e-9, 3), "1.5e-9");
+  EXPECT_EQ(format_number(12.3456789, 4), "12.35");
+  EXPECT_EQ(format_number(2e20), "2e20");
+  EXPECT_EQ(format_number(-0.0), "0");
+  EXPECT_EQ(format_number(NAN), "nan");
+  EXPECT_EQ(escape_html("<a href=\"x\">Tom & 'Jerry'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;");
+}
+
+TEST(Svg, DownsamplingKeepsEndsAndExtremes) {
+  std::vector<double> x, y;
+  for (int k = 0; k < 100000; ++k) {
+    x.push_back(k * 1e-3);
+    y.push_back(std::sin(k * 1e-3));
+  }
+  y[54321] = 7.0;  // a spike must survive
+  const auto keep = downsample_indices(x, y, 1000);
+  EXPECT_LE(keep.size(), 1100u);
+  EXPECT_EQ(keep.front(), 0u);
+  EXPECT_EQ(keep.back(), x.size() - 1);
+  EXPECT_NE(std::find(keep.begin(), keep.end(), 54321u), keep.end());
+  EXPECT_TRUE(std::is_sorted(keep.begin(), keep.end()));
+  EXPECT_EQ(downsample_indices({0, 1, 2}, {0, 1, 2}, 1000).size(), 3u);
+
+  Plot p;
+  p.title = "long";
+  p.series.push_back({"y", x, y, SeriesStyle::Line, false});
+  const std::string svg = render_svg(p);
+  EXPECT_LT(svg.size(), 60000u);  // not 100000 points
+}
+
+TEST(Svg, JumpsEventsBandsAndLegend) {
+  Plot p;
+  p.title = "v <m/s>";
+  p.x_label = "time t";
+  p.series.push_back({"v", {0, 1, 1, 2}, {-1, -2, 1.8, 0}, SeriesStyle::Line, false});
+  p.series.push_back({"u", {0, 1, 2}, {1, 0}, SeriesStyle::Step, false});
+  p.events.push_back({1.0, "impact", "impact at t = 1"});
+  p.shaded.push_back({0.5, 0.75});
+  const auto jumps = jumps_of(p.series[0]);
+  ASSERT_EQ(jumps.size(), 1u);
+  EXPECT_EQ(jumps[0].x, 1.0);
+  EXPECT_EQ(jumps[0].y_before, -2.0);
+  EXPECT_EQ(jumps[0].y_after, 1.8);
+  const std::string svg = render_svg(p);
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_CONTAINS(svg, "class=\"stasis-plot\"");
+  EXPECT_EQ(jump_times(svg), std::vector<double>{1.0});
+  EXPECT_CONTAINS(svg, "data-y0=\"-2\" data-y1=\"1.8\"");
+  EXPECT_CONTAINS(svg, "<line class=\"event impact\" data-t=\"1\"");
+  EXPECT_CONTAINS(svg, "<rect class=\"shade\" data-t0=\"0.5\" data-t1=\"0.75\"");
+  EXPECT_CONTAINS(svg, "v &lt;m/s&gt;");  // the title, escaped
+  EXPECT_NOT_CONTAINS(svg, "<m/s>");
+  EXPECT_CONTAINS(svg, "class=\"legend\"");
+  EXPECT_EQ(count(svg, "<polyline"), 3u);  // two pieces of v, one step line
+
+  Plot log;
+  log.title = "log";
+  log.log_y = true;
+  log.series.push_back({"r", {1, 2, 3, 4}, {1, 0, -1, 1e-9}, SeriesStyle::Line, false});
+  const std::string lsvg = render_svg(log);
+  EXPECT_CONTAINS(lsvg, "data-log=\"y\"");
+  EXPECT_CONTAINS(lsvg, ">1e-9<");
+
+  Plot empty;
+  empty.title = "nothing";
+  EXPECT_CONTAINS(render_svg(empty), "no data");
+}
+
+// ---- the report of real runs ----
+
+TEST(Report, BouncingBallHasAJumpSegmentAtTheFirstImpact) {
+  const std::string dir = bouncing_ball_dir();
+  ASSERT_TRUE(fs::exists(dir + "/report.html")) << "simulate writes report.html";
+  const nlohmann::json result = nlohmann::json::parse(read_text(dir + "/result.json"));
+  ASSERT_FALSE(result["events"].empty());
+  const double t_impact = result["events"][0]["time"].get<double>();
+  EXPECT_NEAR(t_impact, 1.4278431229, 1e-4);
+  ASSERT_TRUE(result.contains("draw"));
+  EXPECT_EQ(result["draw"]["points"]["ball"]["z"].size(), result["time"].size());
+  EXPECT_EQ(result["draw"]["points"]["ball"]["z"], result["states"]["q"]);
+
+  const ReportData d = report_data(read_text(dir + "/result.json"), dir + "/result.json", "bouncing ball");
+  EXPECT_EQ(d.kind, "time-frozen simulation");
+  const PlotGroup* physical = group(d, "physical");
+  ASSERT_NE(physical, nullptr);
+  const Plot* v = plot(*physical, "v");
+  ASSERT_NE(v, nullptr);
+  const auto jumps = jumps_of(v->series.at(0));
+  ASSERT_EQ(jumps.size(), 1u);
+  EXPECT_NEAR(jumps[0].x, t_impact, 1e-9);
+  EXPECT_LT(jumps[0].y_before, -13.9);
+  EXPECT_GT(jumps[0].y_after, 12.5);
+  ASSERT_EQ(v->events.size(), 1u);
+  EXPECT_EQ(v->events[0].kind, "impact");
+  const std::vector<double> svg_jumps = jump_times(render_svg(*v));
+  ASSERT_EQ(svg_jumps.size(), 1u);
+  EXPECT_NEAR(svg_jumps[0], t_impact, 1e-9);
+
+  // Numerical time: the clock with one frozen phase; speed of time; homotopy; impulses.
+  const PlotGroup* numerical = group(d, "numerical");
+  ASSERT_NE(numerical, nullptr);
+  const Plot* clock = plot(*numerical, "clock t(τ)");
+  ASSERT_NE(clock, nullptr);
+  ASSERT_EQ(clock->shaded.size(), 1u);
+  const auto& tau = result["numerical"]["time"];
+  const auto& clk = result["numerical"]["clock"];
+  for (std::size_t k = 0; k < tau.size(); ++k) {  // the clock stands at the impact time in the band
+    if (tau[k].get<double>() >= clock->shaded[0].first && tau[k].get<double>() <= clock->shaded[0].second) {
+      EXPECT_NEAR(clk[k].get<double>(), t_impact, 1e-9) << k;
+    }
+  }
+  EXPECT_NE(group(d, "speed_of_time"), nullptr);
+  EXPECT_NE(group(d, "homotopy"), nullptr);
+  const PlotGroup* contact = group(d, "contact");
+  ASSERT_NE(contact, nullptr);
+  EXPECT_NE(plot(*contact, "normal impulses at impacts"), nullptr);
+
+  // Animation: the drawing, key frames at start, impact and end.
+  ASSERT_TRUE(d.draw.has_value());
+  EXPECT_EQ(d.draw->names, std::vector<std::string>{"ball"});
+  ASSERT_EQ(d.key_frames.size(), 3u);
+  EXPECT_EQ(d.key_frames[0].label, "start");
+  EXPECT_NEAR(d.key_frames[1].time, t_impact, 1e-9);
+  EXPECT_EQ(d.key_frames[2].label, "end");
+
+  const std::string html = read_text(dir + "/report.html");
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_CONTAINS(html, "<body data-status=\"loading\"");
+  EXPECT_CONTAINS(html, "window.onerror");
+  EXPECT_CONTAINS(html, "id=\"stasis-frames\"");
+  EXPECT_CONTAINS(html, "id=\"anim-pt-0\"");
+  EXPECT_CONTAINS(html, "id=\"anim-play\"");
+  EXPECT_CONTAINS(html, "id=\"anim-scrub\"");
+  EXPECT_EQ(count(html, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"stasis-frame\""), 3u);
+  EXPECT_GE(count(html, "class=\"stasis-plot\""), 6u);
+  EXPECT_EQ(jump_times(html).size(), 1u) << "one jump: v at the impact (q is continuous)";
+  // Self-contained: nothing is loaded from elsewhere.
+  EXPECT_NOT_CONTAINS(html, "src=\"http");
+  EXPECT_NOT_CONTAINS(html, "href=\"http");
+  EXPECT_NOT_CONTAINS(html, "<link");
+  EXPECT_NOT_CONTAINS(html, "@import");
+}
+
+TEST(Report, CommandRebuildsTheReport) {
+  const std::string dir = bouncing_ball_dir();
+  fs::remove(dir + "/report.html");
+  const CliRun r = cli("report " + dir);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_CONTAINS(r.output, "report.html");
+  EXPECT_TRUE(fs::exists(dir + "/report.html"));
+}
+
+TEST(Report, OcpResultHasControlsAsSteps) {
+  const std::string text = R"({
+    "status": "converged", "message": "ok", "objective": 1.5, "final_time": 2.0,
+    "complementarity_residual": 1e-10,
+    "time": [0, 1, 2], "states": {"x": [0, 1, 4]},
+    "control_time": [0, 1], "controls": {"u": [1, -1]},
+    "events": [{"time": 1, "kind": "switch", "switching": [0], "before": {"regions": [0]}, "after": {"regions": [1]},
+                "state": {"x": 1}}],
+    "solver": {"nlp_iterations": 10, "nlp_solves": 2, "wall_time_s": 0.5, "construction_time_s": 0.1,
+               "homotopy": [{"sigma": 1, "residual": 0.1, "iterations": 5}, {"sigma": 0.1, "residual": 1e-11, "iterations": 5}]}
+  })";
+  const ReportData d = report_data(text, "result.json", "ocp");
+  EXPECT_EQ(d.kind, "ocp");
+  const PlotGroup* controls = group(d, "controls");
+  ASSERT_NE(controls, nullptr);
+  const Series& u = controls->plots.at(0).series.at(0);
+  EXPECT_EQ(u.style, SeriesStyle::Step);
+  EXPECT_EQ(u.x, (std::vector<double>{0, 1, 2}));  // ends at the final time
+  const PlotGroup* homotopy = group(d, "homotopy");
+  ASSERT_NE(homotopy, nullptr);
+  EXPECT_TRUE(homotopy->plots.at(0).log_y);
+  bool has_objective = false, has_construction = false;
+  for (const auto& [k, v] : d.summary) {
+    has_objective = has_objective || (k == "objective" && v == "1.5");
+    has_construction = has_construction || (k == "construction time" && v == "0.1 s");
+  }
+  EXPECT_TRUE(has_objective);
+  EXPECT_TRUE(has_construction);
+  // Switch events have no contact or impulse: those columns are left out.
+  EXPECT_EQ(d.events.header, (std::vector<std::string>{"time", "kind", "before", "after", "details"}));
+  const std::string html = report_html(d);
+  EXPECT_NOT_CONTAINS(html, "id=\"stasis-frames\"");  // no draw block, no animation
+  EXPECT_CONTAINS(html, "data-status=\"loading\"");
+}
+
+TEST(Report, MpccResultHasNoTimeSeries) {
+  const std::string text =
+      R"({"complementarity_residual": 2.96e-10, "message": "complementarity residual 2.96e-10 <= 1.00e-09",
+    "objective": 8.77e-20, "status": "converged", "variables": {"x1": 1.0, "x2": 2.96e-10},
+    "solver": {"homotopy": [{"iterations": 18, "objective": 0, "residual": 5.8e-07, "sigma": 1.0, "status": "Solve_Succeeded",
+               "wall_time_s": 0.007}], "initial_residual": 0.0, "nlp_iterations": 86, "nlp_solves": 10, "wall_time_s": 0.037}})";
+  const ReportData d = report_data(text, "result.json", "mpcc");
+  EXPECT_EQ(d.kind, "mpcc");
+  EXPECT_EQ(group(d, "physical"), nullptr);
+  EXPECT_NE(group(d, "homotopy"), nullptr);
+  ASSERT_EQ(d.variables.rows.size(), 2u);
+  EXPECT_EQ(d.variables.rows[1][1], "2.96e-10");
+  const std::string html = report_html(d);
+  EXPECT_CONTAINS(html, "<section id=\"variables\">");
+  EXPECT_NOT_CONTAINS(html, "id=\"animation\"");
+
+  // The bare minimum: an empty object still gives a page.
+  EXPECT_CONTAINS(report_html(report_data("{}", "result.json", "empty")), "<h1>stasis report: empty</h1>");
+}
+
+TEST(Report, TextFromTheResultIsEscaped) {
+  const std::string text = R"({"status": "failed", "message": "<script>alert(1)</script> & 'x'",
+    "time": [0, 1], "states": {"a<b": [0, 1]}, "warnings": ["gap < 0 at \"t = 1\""],
+    "events": [{"time": 0.5, "kind": "<img>", "state": {"a<b": 0.5}}]})";
+  const std::string html = report_html(report_data(text, "result.json", "x</title><script>"));
+  EXPECT_NOT_CONTAINS(html, "<script>alert");
+  EXPECT_NOT_CONTAINS(html, "<img>");
+  EXPECT_NOT_CONTAINS(html, "x</title><script>");
+  EXPECT_CONTAINS(html, "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &#39;x&#39;");
+  EXPECT_CONTAINS(html, "a&lt;b");
+  EXPECT_CONTAINS(html, "gap &lt; 0 at &quot;t = 1&quot;");
+  EXPECT_CONTAINS(html, "class=\"status-failed\"");
+  EXPECT_EQ(count(html, "<script"), 2u);  // the error hook and the player, nothing from the data
+}
+
+TEST(Report, MalformedInputGivesClearErrors) {
+  const auto message = [](const std::string& text) {
+    try {
+      report_data(text, "dir/result.json", "x");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_CONTAINS(message("{\"time\": [1, 2"), "dir/result.json: not valid JSON");
+  EXPECT_CONTAINS(message("[1, 2]"), "dir/result.json: expected a JSON object");
+  EXPECT_CONTAINS(message("{\"time\": \"soon\"}"), "field 'time' is a string, expected a list of numbers");
+  EXPECT_CONTAINS(message("{\"time\": [0, 1], \"states\": {\"x\": [0]}}"),
+                  "field 'states.x' has 1 values, but 'time' has 2");
+  EXPECT_CONTAINS(message("{\"time\": [0, \"a\"]}"), "field 'time[1]' is a string");
+  EXPECT_CONTAINS(message("{\"solver\": {\"homotopy\": 3}}"),
+                  "field 'solver.homotopy' is a number, expected a list");
+  EXPECT_CONTAINS(message("{\"time\": [0], \"draw\": {\"points\": {\"p\": {\"x\": [0], \"z\": [0]}}, "
+                          "\"links\": [[\"p\", \"q\"]]}}"),
+                  "names the point 'q'");
+  EXPECT_CONTAINS(message("{\"time\": [0, 1], \"draw\": {\"points\": {\"p\": {\"x\": [0], \"z\": [0]}}}}"),
+                  "field 'draw.points.p' has 1 x and 1 z values, but 'time' has 2");
+  // null stands for a value that is not finite
+  EXPECT_EQ(message("{\"time\": [0, 1], \"states\": {\"x\": [0, null]}}"), "(no error)");
+}
+
+TEST(Report, BadDirectoryGivesClearErrorsAndExitCode2) {
+  EXPECT_THROW(write_report("/nonexistent/stasis/dir"), Error);
+  const std::string empty = temp_dir("empty");
+  try {
+    write_report(empty);
+    ADD_FAILURE() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_CONTAINS(std::string(e.what()), empty + "/result.json: not found");
+  }
+
+  CliRun r = cli("report /nonexistent/stasis/dir");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_CONTAINS(r.output, "/nonexistent/stasis/dir: no such directory");
+  r = cli("report " + empty);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_CONTAINS(r.output, "result.json: not found");
+  const std::string bad = temp_dir("bad");
+  write_text(bad + "/result.json", "{\"status\": \"converged\", \"time\": [0, 1,");
+  r = cli("report " + bad);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_CONTAINS(r.output, bad + "/result.json: not valid JSON");
+  EXPECT_NOT_CONTAINS(r.output, "internal error");
+  EXPECT_FALSE(fs::exists(bad + "/report.html"));
+  r = cli("report");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+}
