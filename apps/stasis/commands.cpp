@@ -5,12 +5,14 @@
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "stasis/error.hpp"
 #include "stasis/io/model_file.hpp"
 #include "stasis/io/mpcc_build.hpp"
 #include "stasis/io/results.hpp"
 #include "stasis/ocp/solver.hpp"
+#include "stasis/ocp/time_frozen.hpp"
 #include "stasis/sim/integrator.hpp"
 #include "stasis/sim/physical.hpp"
 #include "stasis/io/problem_file.hpp"
@@ -200,6 +202,44 @@ int run_solve(const CommonOptions& o) {
   ocp::Result r = solver.solve();
   std::string dir = o.out_dir.empty() ? default_out_dir(o.file) : o.out_dir;
   namespace fs = std::filesystem;
+  if (file.time_freezing) {
+    // Physical time (the clock), impacts and sanity checks; then the re-simulation check.
+    const reformulate::TimeFrozenModel& model = file.time_freezing->frozen;
+    const ocp::PhysicalResult p = ocp::recover_physical(model, r);
+    std::optional<ocp::Validation> v;
+    if (file.validate_steps_per_stage > 0) {
+      if (!o.quiet)
+        fmt::print("validation: re-simulating the optimal controls ({} integrator steps)\n",
+                   file.ocp.stages * file.validate_steps_per_stage);
+      v = ocp::validate(model, file.ocp, oo, r, p, {file.validate_steps_per_stage});
+    }
+    io::write_text_file((fs::path(dir) / "result.json").string(), io::time_frozen_ocp_result_json(file, r, p, v));
+    io::write_text_file((fs::path(dir) / "trajectory.csv").string(), io::physical_trajectory_csv(p.trajectory));
+    io::write_text_file((fs::path(dir) / "numerical.csv").string(),
+                        io::trajectory_csv(file.model.pss, r.time, r.states));
+    fmt::print("{}: {} (objective {:.10g}, final time {:.10g}, residual {:.2e}); {} impacts; after {} NLP solves, {} "
+               "IPOPT iterations, {:.3f} s (construction {:.3f} s)\n",
+               r.converged ? "converged" : "NOT converged", r.message, r.objective, p.final_time, r.residual,
+               p.trajectory.impacts.size(), r.homotopy.nlp_solves, r.homotopy.nlp_iterations, r.solve_time_s,
+               r.construction_time_s);
+    for (const auto& w : p.trajectory.warnings) fmt::print("warning: {}\n", w);
+    if (!p.frozen_stages.empty()) {
+      std::string list;
+      for (int k : p.frozen_stages) list += (list.empty() ? "" : ", ") + std::to_string(k);
+      fmt::print("warning: the clock does not advance in stage(s) {} (0-based): their controls have no physical "
+                 "meaning\n",
+                 list);
+    }
+    if (!o.quiet) {
+      if (v) fmt::print("validation: {} ({:.3f} s)\n", v->message, v->wall_time_s);
+      for (const auto& imp : p.trajectory.impacts)
+        fmt::print("impact at t = {:.10g}: contact {}{}\n", imp.time, imp.contacts.empty() ? -1 : imp.contacts[0],
+                   imp.impulse.empty() ? std::string() : fmt::format(", impulse {:.6g}", imp.impulse[0]));
+      fmt::print("wrote {}/result.json, trajectory.csv (physical time), numerical.csv\n", dir);
+    }
+    write_report_for(dir, o.quiet);
+    return r.converged ? 0 : 1;
+  }
   io::write_text_file((fs::path(dir) / "result.json").string(), io::ocp_result_json(file, r));
   io::write_text_file((fs::path(dir) / "trajectory.csv").string(),
                       io::trajectory_csv(file.model.pss, r.time, r.states));

@@ -2,6 +2,7 @@
 #include "stasis/io/model_file.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -140,7 +141,8 @@ const std::vector<std::string> kSubsystemKeys = {"name", "switching", "regions",
 const std::vector<std::string> kSimulateSectionKeys = {"horizon", "steps", "controls", "warm_start"};
 const std::vector<std::string> kOcpSectionKeys = {"horizon", "time_optimal", "final_time",
                                                   "stages",  "controls",     "states",
-                                                  "initial", "cost",         "constraints"};
+                                                  "initial", "cost",         "constraints",
+                                                  "validate"};
 const std::vector<std::string> kConstraintKeys = {"path", "terminal", "complementarity", "at", "terminal_relaxation"};
 
 // Maps whose keys come from the schema (or are checked against declared names), so -o may add
@@ -728,6 +730,15 @@ OcpFile read_ocp(YamlDocument& doc, const std::vector<std::string>& overrides) {
     ocp.stages = positive_count(doc, *e, ms.scope, "ocp.stages");
   if (const MapEntry* e = find_entry(fields, "time_optimal"))
     ocp.time_optimal = detail::boolean(doc, e->value, e->value_where, "ocp.time_optimal");
+  // validate: true (1 integrator step per stage), false, or the integrator steps per stage.
+  if (const MapEntry* e = find_entry(fields, "validate")) {
+    const std::string text = doc.scalar(e->value, e->value_where, "ocp.validate");
+    if (!text.empty() && std::isdigit(static_cast<unsigned char>(text[0])))
+      file.validate_steps_per_stage = positive_count(doc, *e, ms.scope, "ocp.validate");
+    else
+      file.validate_steps_per_stage =
+          detail::boolean(doc, e->value, e->value_where, "ocp.validate (true, false or steps per stage)") ? 1 : 0;
+  }
   if (const MapEntry* e = find_entry(fields, "final_time")) {
     if (!ocp.time_optimal)
       doc.fail(e->key_where,

@@ -90,24 +90,15 @@ json simulation_solver(const sim::Result& r) {
           {"steps", steps}};
 }
 
-}  // namespace
-
-std::string simulation_result_json(const SimulateFile& file, const sim::Result& r) {
-  json j;
-  simulation_header(j, r);
-  j["time"] = r.time;
-  j["states"] = states_json(file.model.pss, r.states);
-  j["element_length"] = r.element_length;
-  j["events"] = events_json(file.model.pss, r.events);
-  j["solver"] = simulation_solver(r);
-  if (file.draw) j["draw"] = detail::draw_json(*file.draw, r.time, file.model.pss.state_names, r.states);
-  return j.dump(2) + "\n";
-}
-
-std::string time_frozen_simulation_result_json(const SimulateFile& file, const sim::Result& r,
-                                               const sim::PhysicalTrajectory& p) {
-  json j;
-  simulation_header(j, r);
+// The fields of a time-frozen run (simulation or OCP), time_freezing.md §4: physical `time` and
+// `states` (clock removed; a jump = two equal consecutive times), `numerical` (every element
+// boundary in numerical time with the clock, states and the speed of time per step or stage),
+// impact `events`, `contact_forces`, `warnings` and `draw` at the physical points.
+void time_frozen_fields(json& j, const model::Pss& pss, const TimeFreezingFile& tf,
+                        const std::vector<double>& numerical_time,
+                        const std::vector<std::vector<double>>& numerical_states,
+                        const std::vector<double>& speed_of_time, const sim::PhysicalTrajectory& p,
+                        const std::optional<DrawSpec>& draw) {
   j["time"] = p.time;
   json states = json::object();
   for (std::size_t i = 0; i < p.state_names.size(); ++i) {
@@ -116,19 +107,20 @@ std::string time_frozen_simulation_result_json(const SimulateFile& file, const s
     states[p.state_names[i]] = col;
   }
   j["states"] = states;
-  const model::Pss& pss = file.model.pss;
   json num_states = json::object();
   json clock = json::array();
   for (std::size_t i = 0; i < pss.state_names.size(); ++i) {
     if (static_cast<int>(i) == pss.clock) continue;
     json col = json::array();
-    for (const auto& y : r.states) col.push_back(number(y[i]));
+    for (const auto& y : numerical_states) col.push_back(number(y[i]));
     num_states[pss.state_names[i]] = col;
   }
-  for (const auto& y : r.states) clock.push_back(number(y[static_cast<std::size_t>(pss.clock)]));
-  j["numerical"] = {{"time", r.time}, {"clock", clock}, {"states", num_states}, {"speed_of_time", r.speed_of_time}};
+  for (const auto& y : numerical_states) clock.push_back(number(y[static_cast<std::size_t>(pss.clock)]));
+  json sot = json::array();
+  for (double s : speed_of_time) sot.push_back(number(s));
+  j["numerical"] = {{"time", numerical_time}, {"clock", clock}, {"states", num_states}, {"speed_of_time", sot}};
   json events = json::array();
-  const auto& names = file.time_freezing->frozen.contact_names;
+  const auto& names = tf.frozen.contact_names;
   for (const auto& imp : p.impacts) {
     json before = json::object(), after = json::object();
     for (std::size_t i = 0; i < p.state_names.size(); ++i) {
@@ -164,8 +156,29 @@ std::string time_frozen_simulation_result_json(const SimulateFile& file, const s
     j["contact_forces"] = {{"time", p.force_time}, {"normal", forces}};
   }
   j["warnings"] = p.warnings;
+  if (draw) j["draw"] = detail::draw_json(*draw, p.time, p.state_names, p.states);
+}
+
+}  // namespace
+
+std::string simulation_result_json(const SimulateFile& file, const sim::Result& r) {
+  json j;
+  simulation_header(j, r);
+  j["time"] = r.time;
+  j["states"] = states_json(file.model.pss, r.states);
+  j["element_length"] = r.element_length;
+  j["events"] = events_json(file.model.pss, r.events);
   j["solver"] = simulation_solver(r);
-  if (file.draw) j["draw"] = detail::draw_json(*file.draw, p.time, p.state_names, p.states);
+  if (file.draw) j["draw"] = detail::draw_json(*file.draw, r.time, file.model.pss.state_names, r.states);
+  return j.dump(2) + "\n";
+}
+
+std::string time_frozen_simulation_result_json(const SimulateFile& file, const sim::Result& r,
+                                               const sim::PhysicalTrajectory& p) {
+  json j;
+  simulation_header(j, r);
+  time_frozen_fields(j, file.model.pss, *file.time_freezing, r.time, r.states, r.speed_of_time, p, file.draw);
+  j["solver"] = simulation_solver(r);
   return j.dump(2) + "\n";
 }
 
@@ -186,16 +199,15 @@ std::string physical_trajectory_csv(const sim::PhysicalTrajectory& p) {
   return s;
 }
 
-std::string ocp_result_json(const OcpFile& file, const ocp::Result& r) {
+namespace {
+
+// status, message, objective, residual, controls and solver statistics of an OCP (both kinds).
+json ocp_common(const OcpFile& file, const ocp::Result& r) {
   json j;
   j["status"] = status_of(r.converged, !r.homotopy.steps.empty() && nlp::is_success(r.homotopy.last_status));
   j["message"] = r.message;
   j["objective"] = number(r.objective);
-  j["final_time"] = number(r.final_time);
   j["complementarity_residual"] = number(r.residual);
-  j["time"] = r.time;
-  j["states"] = states_json(file.model.pss, r.states);
-  j["control_time"] = r.control_time;
   json controls = json::object();
   for (std::size_t i = 0; i < file.control_names.size(); ++i) {
     json col = json::array();
@@ -203,14 +215,59 @@ std::string ocp_result_json(const OcpFile& file, const ocp::Result& r) {
     controls[file.control_names[i]] = col;
   }
   j["controls"] = controls;
-  j["events"] = events_json(file.model.pss, r.events);
   j["solver"] = {{"nlp_iterations", r.homotopy.nlp_iterations},
                  {"nlp_solves", r.homotopy.nlp_solves},
                  {"wall_time_s", r.solve_time_s},
                  {"construction_time_s", r.construction_time_s},
                  {"evaluation_time_s", r.homotopy.evaluation_time_s},
                  {"homotopy", homotopy_steps(r.homotopy)}};
+  return j;
+}
+
+}  // namespace
+
+std::string ocp_result_json(const OcpFile& file, const ocp::Result& r) {
+  json j = ocp_common(file, r);
+  j["final_time"] = number(r.final_time);
+  j["time"] = r.time;
+  j["states"] = states_json(file.model.pss, r.states);
+  j["control_time"] = r.control_time;
+  j["events"] = events_json(file.model.pss, r.events);
   if (file.draw) j["draw"] = detail::draw_json(*file.draw, r.time, file.model.pss.state_names, r.states);
+  return j.dump(2) + "\n";
+}
+
+std::string time_frozen_ocp_result_json(const OcpFile& file, const ocp::Result& r, const ocp::PhysicalResult& p,
+                                        const std::optional<ocp::Validation>& validation) {
+  json j = ocp_common(file, r);
+  time_frozen_fields(j, file.model.pss, *file.time_freezing, r.time, r.states, r.speed_of_time, p.trajectory,
+                     file.draw);
+  j["final_time"] = number(p.final_time);
+  j["control_time"] = p.control_time;
+  j["frozen_stages"] = p.frozen_stages;
+  if (validation) {
+    const ocp::Validation& v = *validation;
+    json stage_ends = json::array();
+    for (double d : v.stage_end_deviation) stage_ends.push_back(number(d));
+    json final_state = json::object();
+    if (v.simulated_final_state.size() == p.trajectory.state_names.size())
+      for (std::size_t i = 0; i < p.trajectory.state_names.size(); ++i)
+        final_state[p.trajectory.state_names[i]] = number(v.simulated_final_state[i]);
+    j["validation"] = {{"resimulated", v.resimulated},
+                       {"simulation_converged", v.simulation_converged},
+                       {"steps", v.steps},
+                       {"steps_per_stage", v.steps_per_stage},
+                       {"horizon", number(v.horizon)},
+                       {"final_state_deviation", number(v.final_state_deviation)},
+                       {"max_deviation_at_stage_ends", number(v.max_deviation_at_stage_ends)},
+                       {"stage_end_deviation", stage_ends},
+                       {"simulated_final_state", final_state},
+                       {"max_gap_violation", number(v.max_gap_violation)},
+                       {"max_path_violation", number(v.max_path_violation)},
+                       {"path_violation_where", v.path_violation_where},
+                       {"message", v.message},
+                       {"wall_time_s", v.wall_time_s}};
+  }
   return j.dump(2) + "\n";
 }
 

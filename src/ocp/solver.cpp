@@ -75,21 +75,38 @@ Result Solver::unpack(mpcc::Result m) const {
   r.w = m.w;
   const std::vector<double>& w = m.w;
   r.final_time = spec_.time_optimal ? w[static_cast<std::size_t>(map.final_time)] : spec_.horizon;
-  r.time = discretize::time_grid(tr, w, spec_, options_.discretization);
+  const bool frozen = spec_.clock >= 0;
+  if (frozen) {
+    // Numerical time: the element lengths; without FESD h0 = T/(N·N_FE) with the numerical
+    // horizon T, also when time-optimal (time_freezing.md §3.3).
+    r.time.push_back(0.0);
+    for (int k = 0; k < N; ++k)
+      for (int n = 0; n < N_FE; ++n) {
+        const discretize::FiniteElementIndex& I = map.fe[static_cast<std::size_t>(k)][static_cast<std::size_t>(n)];
+        const double h = I.h >= 0 ? w[static_cast<std::size_t>(I.h)] : spec_.horizon / (N * N_FE);
+        r.time.push_back(r.time.back() + h);
+      }
+  } else {
+    r.time = discretize::time_grid(tr, w, spec_, options_.discretization);
+  }
+  for (std::size_t e = 0; e + 1 < r.time.size(); ++e) r.element_length.push_back(r.time[e + 1] - r.time[e]);
+  for (mpcc::Index s : map.speed_of_time) r.speed_of_time.push_back(w[static_cast<std::size_t>(s)]);
   r.states.emplace_back(w.begin() + map.x0, w.begin() + map.x0 + static_cast<std::ptrdiff_t>(n_x));
   sim::ModeMonitor& modes = *impl_->modes;
   std::size_t point = 0;
   for (int k = 0; k < N; ++k) {
     const auto ku = static_cast<std::size_t>(k);
-    r.control_time.push_back(k * r.final_time / N);
+    r.control_time.push_back(frozen ? r.time[point] : k * r.final_time / N);
     std::vector<double> u(w.begin() + map.u[ku], w.begin() + map.u[ku] + static_cast<std::ptrdiff_t>(n_u));
     r.controls.push_back(u);
     for (int n = 0; n < N_FE; ++n) {
       const discretize::FiniteElementIndex& I = map.fe[ku][static_cast<std::size_t>(n)];
-      std::vector<int> active = sim::ModeMonitor::active(modes.mean_theta(w, I.Z));
+      std::vector<double> mean = modes.mean_theta(w, I.Z);
+      std::vector<int> active = sim::ModeMonitor::active(mean);
       if (!r.active.empty() && r.active.back() != active)
         r.events.push_back(modes.event(r.time[point], r.states.back(), u, r.active.back(), active));
       r.active.push_back(active);
+      r.theta.push_back(std::move(mean));
       r.states.emplace_back(w.begin() + I.x_end, w.begin() + I.x_end + static_cast<std::ptrdiff_t>(n_x));
       ++point;
     }

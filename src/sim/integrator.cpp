@@ -33,10 +33,21 @@ Integrator::Integrator(const reformulate::Dcs& dcs, const Options& options)
   if (!options.controls.empty() && options.controls.size() != dcs.n_u())
     throw Error("simulate: " + std::to_string(options.controls.size()) + " control values for " +
                 std::to_string(dcs.n_u()) + " controls");
+  if (!options.step_controls.empty()) {
+    if (options.step_controls.size() != static_cast<std::size_t>(options.steps))
+      throw Error("simulate: control values for " + std::to_string(options.step_controls.size()) + " steps, but " +
+                  std::to_string(options.steps) + " steps");
+    for (const auto& c : options.step_controls)
+      if (c.size() != dcs.n_u())
+        throw Error("simulate: " + std::to_string(c.size()) + " control values of a step for " +
+                    std::to_string(dcs.n_u()) + " controls");
+  }
   Impl& d = *impl_;
   d.spec.horizon = options.horizon / options.steps;
   d.spec.stages = 1;
-  std::vector<double> u = options.controls.empty() ? std::vector<double>(dcs.n_u(), 0.0) : options.controls;
+  std::vector<double> u = !options.step_controls.empty() ? options.step_controls[0]
+                          : options.controls.empty()     ? std::vector<double>(dcs.n_u(), 0.0)
+                                                         : options.controls;
   d.spec.u_lower = d.spec.u_upper = d.spec.u_start = u;
   d.spec.clock = dcs.clock;
   d.spec.speed_of_time_lower = options.speed_of_time_lower;
@@ -81,6 +92,7 @@ Result Integrator::simulate(const std::vector<double>& x0) {
   ModeMonitor& modes = *d.modes;
 
   for (int step = 0; step < options_.steps; ++step) {
+    if (!options_.step_controls.empty()) u = options_.step_controls[static_cast<std::size_t>(step)];
     // kind 0: states at x, algebraics at the nominal guess; 1: algebraics consistent with x;
     // 2: the predictor (time-frozen models).
     auto initial_guess = [&](int kind) {
@@ -95,6 +107,11 @@ Result Integrator::simulate(const std::vector<double>& x0) {
       const auto xi = static_cast<std::size_t>(map.x0) + i;
       nlp.variable_lower()[xi] = nlp.variable_upper()[xi] = x[i];
       w[xi] = x[i];
+    }
+    for (std::size_t i = 0; i < u.size(); ++i) {  // this step's controls (fixed variables)
+      const auto ui = static_cast<std::size_t>(map.u[0]) + i;
+      nlp.variable_lower()[ui] = nlp.variable_upper()[ui] = u[i];
+      w[ui] = u[i];
     }
     if (!options_.warm_start || previous_w.empty()) {
       // States at the current state, algebraics consistent with it (reformulate::consistent_algebraics).

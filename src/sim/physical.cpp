@@ -1,6 +1,7 @@
 // Physical time, jumps, impulses and contact forces from a time-frozen trajectory.
 #include "stasis/sim/physical.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -51,10 +52,34 @@ std::string diagnose_failed_step(const reformulate::TimeFrozenModel& m, const Op
 
 PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const Result& r,
                                     const std::vector<double>& controls) {
+  NumericalTrajectory n;
+  n.states = r.states;
+  n.active = r.active;
+  n.theta = r.theta;
+  n.element_length = r.element_length;
+  n.speed_of_time = r.speed_of_time;
+  if (!controls.empty()) n.controls = {controls};
+  return recover_physical(m, n);
+}
+
+PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const NumericalTrajectory& r) {
   const int clock = m.clock;
   if (clock < 0) throw Error("recover_physical: the model has no clock");
+  if (r.states.empty()) throw Error("recover_physical: the trajectory has no points");
   const std::size_t n_y = m.pss.n_x();
-  std::vector<double> u = controls.empty() ? std::vector<double>(m.pss.n_u(), 0.0) : controls;
+  const std::vector<double> zeros(m.pss.n_u(), 0.0);
+  // The step / stage of element e: the elements are split evenly among `groups` steps or stages.
+  auto group_of = [&](std::size_t e, std::size_t groups) {
+    const std::size_t elements = r.states.size() - 1;
+    const std::size_t per = std::max<std::size_t>(1, elements / std::max<std::size_t>(1, groups));
+    return std::min(e / per, groups - 1);
+  };
+  // The control at point i: that of the element ending there (point 0: the first element's).
+  auto control_at = [&](std::size_t i) -> const std::vector<double>& {
+    if (r.controls.empty()) return zeros;
+    if (r.controls.size() == 1) return r.controls[0];
+    return r.controls[group_of(i == 0 ? 0 : i - 1, r.controls.size())];
+  };
   PhysicalTrajectory out;
   for (std::size_t i = 0; i < n_y; ++i)
     if (static_cast<int>(i) != clock) out.state_names.push_back(m.pss.state_names[i]);
@@ -69,9 +94,7 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
   sym::Function vn("normal_velocities", {m.pss.x, m.pss.u}, {m.normal_velocities});
   sym::Function Dfun;
   if (!m.D.empty()) Dfun = sym::Function("D", {m.pss.x, m.pss.u}, {m.D});
-  auto eval = [&](const sym::Function& f, const std::vector<double>& y) {
-    return f({y, u})[0];
-  };
+  auto eval = [&](const sym::Function& f, std::size_t i) { return f({r.states[i], control_at(i)})[0]; };
 
   const std::size_t P = r.states.size();
   double T_end = r.states.back()[static_cast<std::size_t>(clock)];
@@ -86,7 +109,8 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
   auto add_point = [&](std::size_t i) {
     out.time.push_back(r.states[i][static_cast<std::size_t>(clock)]);
     out.states.push_back(physical(r.states[i]));
-    std::vector<double> g = eval(gap, r.states[i]);
+    out.point.push_back(i);
+    std::vector<double> g = eval(gap, i);
     for (std::size_t c = 0; c < n_c; ++c)
       if (g[c] < -1e-6)
         out.warnings.push_back("contact " + std::to_string(c) + ": gap " + num(g[c]) + " < 0 at physical time " +
@@ -123,19 +147,18 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
         for (int j : r.active[f])
           if (static_cast<std::size_t>(j) < m.region_contacts.size())
             for (int c : m.region_contacts[static_cast<std::size_t>(j)]) involved[static_cast<std::size_t>(c)] = true;
-      double s = 1.0;
-      if (!r.speed_of_time.empty() && !r.element_length.empty()) {
-        std::size_t per_step = r.element_length.size() / r.speed_of_time.size();
-        s = r.speed_of_time[std::min(f / per_step, r.speed_of_time.size() - 1)];
-      }
+      const double s = r.speed_of_time.empty() ? 1.0 : r.speed_of_time[group_of(f, r.speed_of_time.size())];
       if (f < r.element_length.size()) duration += s * r.element_length[f];
       ++f;
     }
     const std::vector<double>& yb = r.states[e];
     const std::vector<double>& ya = r.states[f];
+    // A jump changes the state by a physical amount; a frozen element in a sticking or sliding
+    // phase moves it only by the solver's tolerance (~1e-8 with complementarity_tol 1e-9), which
+    // must not be reported as a zero-impulse impact.
     bool changed = false;
     for (std::size_t i = 0; i < n_y; ++i)
-      if (static_cast<int>(i) != clock && std::fabs(ya[i] - yb[i]) > 1e-9 * std::max(1.0, std::fabs(yb[i])))
+      if (static_cast<int>(i) != clock && std::fabs(ya[i] - yb[i]) > 1e-6 * std::max(1.0, std::fabs(yb[i])))
         changed = true;
     if (changed) {
       Impact imp;
@@ -143,8 +166,8 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
       imp.before = physical(yb);
       imp.after = physical(ya);
       imp.numerical_duration = duration;
-      std::vector<double> vb = eval(vn, yb), va = eval(vn, ya);
-      std::vector<double> D = m.D.empty() ? std::vector<double>(n_c, 1.0) : eval(Dfun, yb);
+      std::vector<double> vb = eval(vn, e), va = eval(vn, f);
+      std::vector<double> D = m.D.empty() ? std::vector<double>(n_c, 1.0) : eval(Dfun, e);
       for (std::size_t c = 0; c < n_c; ++c) {
         if (!involved[c]) continue;
         imp.contacts.push_back(static_cast<int>(c));

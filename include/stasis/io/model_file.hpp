@@ -117,6 +117,9 @@ struct OcpFile {
   /// clock-constraint and running-cost settings are copied into `ocp`.
   std::optional<TimeFreezingFile> time_freezing;
   std::optional<DrawSpec> draw;  ///< the optional `draw:` section
+  /// ocp.validate (time-frozen models; ocp::validate): integrator steps per control stage of the
+  /// re-simulation of the optimal controls, 0 = no validation. `true` = 1 (default), `false` = 0.
+  int validate_steps_per_stage = 1;
 };
 
 /// Reads a `kind: simulate` file. `overrides` are "-o" arguments "dotted.path=value" (value parsed

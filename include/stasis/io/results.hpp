@@ -1,9 +1,11 @@
 #pragma once
 // Result files of `simulate` and `solve` runs: result.json (PROBLEM_FORMAT.md) and trajectory CSV.
+#include <optional>
 #include <string>
 
 #include "stasis/io/model_file.hpp"
 #include "stasis/ocp/solver.hpp"
+#include "stasis/ocp/time_frozen.hpp"
 #include "stasis/sim/integrator.hpp"
 #include "stasis/sim/physical.hpp"
 
@@ -16,6 +18,12 @@ std::string ocp_result_json(const OcpFile& file, const ocp::Result& result);
 /// included), impact `events`, contact forces and the sanity-check warnings.
 std::string time_frozen_simulation_result_json(const SimulateFile& file, const sim::Result& result,
                                                const sim::PhysicalTrajectory& physical);
+/// Time-frozen (cls / jump) OCP: as time_frozen_simulation_result_json, plus the OCP's objective,
+/// controls and solver statistics, `final_time` and `control_time` as clock values, `frozen_stages`
+/// and (when given) `validation`.
+std::string time_frozen_ocp_result_json(const OcpFile& file, const ocp::Result& result,
+                                        const ocp::PhysicalResult& physical,
+                                        const std::optional<ocp::Validation>& validation);
 std::string physical_trajectory_csv(const sim::PhysicalTrajectory& physical);
 /// time and every state, one row per finite-element boundary.
 std::string trajectory_csv(const model::Pss& model, const std::vector<double>& time,

@@ -24,13 +24,21 @@ struct Result {
   bool converged = false;
   std::string message;
   double objective = 0.0;     ///< running + terminal cost (+ final time), without method terms
-  double final_time = 0.0;    ///< physical final time
+  /// Physical final time: `horizon`, or the optimal T_f (time-optimal). Time-frozen models
+  /// (spec.clock >= 0): as transcribed; ocp::recover_physical gives the clock at the end.
+  double final_time = 0.0;
   double residual = 0.0;      ///< complementarity residual
-  std::vector<double> time;                  ///< every finite-element boundary
+  /// Every finite-element boundary. Time-frozen models: numerical time τ (physical time is the
+  /// clock state; see ocp::recover_physical).
+  std::vector<double> time;
   std::vector<std::vector<double>> states;   ///< [point][state]
-  std::vector<double> control_time;          ///< start of each control stage
+  /// Start of each control stage (k·final_time/N; time-frozen models: in numerical time, as `time`).
+  std::vector<double> control_time;
   std::vector<std::vector<double>> controls; ///< [stage][control]
   std::vector<std::vector<int>> active;      ///< active regions per element
+  std::vector<std::vector<double>> theta;    ///< mean Filippov multipliers per element
+  std::vector<double> element_length;        ///< h of each element (numerical time)
+  std::vector<double> speed_of_time;         ///< s_k per stage (time-frozen models), else empty
   std::vector<sim::Event> events;
   mpcc::Result homotopy;
   double construction_time_s = 0.0;

@@ -25,6 +25,9 @@ struct Options {
   /// the speed of time it implies) instead of a constant state.
   bool predictor = true;
   std::vector<double> controls;  ///< constant control values (size n_u; empty = zeros)
+  /// Control values per step (size `steps`, each of size n_u): step k holds step_controls[k]
+  /// constant. Empty = `controls` in every step. (Re-simulating piecewise constant OCP controls.)
+  std::vector<std::vector<double>> step_controls;
   /// Time-frozen models (a clock state): bounds and start of the speed of time per step. Each step
   /// advances the clock by exactly horizon/steps; a step holding a jump needs
   /// upper·(horizon/steps) >= horizon/steps + τ_jump.

@@ -3,6 +3,7 @@
 // physical time is the clock state; elements in which the clock does not advance are frozen; a
 // maximal run of frozen elements is a jump at its clock time, reported as two consecutive points
 // with the same time (state before, state after) and as an impact event with the normal impulse.
+// Used for the integrator's results and for time-frozen OCP solutions (ocp/time_frozen.hpp).
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct PhysicalTrajectory {
   std::vector<double> force_time;
   std::vector<std::vector<double>> contact_force;
   std::vector<bool> frozen;                    ///< per numerical element
+  /// The numerical point (element boundary) behind each entry of `time` (a jump's second entry:
+  /// the last point of the frozen run).
+  std::vector<std::size_t> point;
   std::vector<std::string> warnings;           ///< failed sanity checks of §4.7, with numbers
 };
 
@@ -42,7 +46,24 @@ void check_steps_hold_jumps(const reformulate::TimeFrozenModel& model, const Opt
 std::string diagnose_failed_step(const reformulate::TimeFrozenModel& model, const Options& options,
                                  const std::vector<double>& state_at_step_start);
 
-/// `result` must come from simulating `model.pss` (states y = (…, t) with the clock last).
+/// What recover_physical needs of a numerical-time trajectory of `model.pss`: the integrator's
+/// Result and a time-frozen OCP solution both provide it.
+struct NumericalTrajectory {
+  std::vector<std::vector<double>> states;    ///< y (clock included) at every element boundary
+  std::vector<std::vector<int>> active;       ///< active regions of each element
+  std::vector<std::vector<double>> theta;     ///< mean Filippov multipliers of each element (empty: no forces)
+  std::vector<double> element_length;         ///< numerical h of each element
+  /// s of each integrator step / control stage; the elements are split evenly among them.
+  std::vector<double> speed_of_time;
+  /// u of each integrator step / control stage (split evenly as speed_of_time), or a single entry
+  /// for all; empty = zeros. Gaps and normal velocities are evaluated with it.
+  std::vector<std::vector<double>> controls;
+};
+
+PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& model, const NumericalTrajectory& trajectory);
+
+/// `result` must come from simulating `model.pss` (states y = (…, t) with the clock last);
+/// `controls` are the constant controls of the simulation (empty = zeros).
 PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& model, const Result& result,
                                     const std::vector<double>& controls = {});
 

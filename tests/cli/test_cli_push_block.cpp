@@ -1,0 +1,49 @@
+// examples/time_freezing/push_block.yaml end to end: a friction OCP in persistent contact (issue #5,
+// "a friction OCP of your choice"), solved from the trivial initial guess.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "cli_support.hpp"
+
+namespace {
+
+using namespace cli_test;
+
+// With N = 5 stages of 0.4 s the discrete optimum is derived in closed form (this file): the block
+// slides during three consecutive stages with accelerations (A, 0, -A) on top of the friction force
+// mu g = 4.905 (the minimum-norm profile with sum a = 0 and distance 0.16 (2.5 a1 + 1.5 a2 + 0.5 a3)
+// = 1 gives A = 3.125) and sticks otherwise, so J = 0.4 (3 (mu g)^2 + 2 A^2) = 36.6833308 and the
+// pushing controls are mu g + (A, 0, -A) = (8.03, 4.905, 1.78). Which three stages slide is not
+// unique (the cost does not depend on it), so the test checks the sorted nonzero controls.
+TEST(CliPushBlock, FrictionOcpReachesTheDiscreteOptimum) {
+  const std::string out = temp_dir("push_block");
+  CliRun r = run("solve " + std::string(STASIS_SOURCE_DIR) + "/examples/time_freezing/push_block.yaml -o ocp.stages=5 --out " +
+                 out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto j = read_json(out + "/result.json");
+  EXPECT_EQ(j["status"], "converged");
+  EXPECT_LE(j["complementarity_residual"].get<double>(), 1e-9);
+  const double mu_g = 0.5 * 9.81, A = 3.125;
+  EXPECT_NEAR(j["objective"].get<double>(), 0.4 * (3 * mu_g * mu_g + 2 * A * A), 1e-5);
+  std::vector<double> pushing;
+  for (double u : j["controls"]["u"].get<std::vector<double>>())
+    if (std::abs(u) > 1e-6) pushing.push_back(u);
+  std::sort(pushing.begin(), pushing.end());
+  ASSERT_EQ(pushing.size(), 3u);
+  EXPECT_NEAR(pushing[0], mu_g - A, 1e-5);
+  EXPECT_NEAR(pushing[1], mu_g, 1e-5);
+  EXPECT_NEAR(pushing[2], mu_g + A, 1e-5);
+  // At the target and at rest, on the floor, after exactly 2 s of physical time.
+  EXPECT_NEAR(j["states"]["x"].back().get<double>(), 1.0, 1e-8);
+  EXPECT_NEAR(j["states"]["vx"].back().get<double>(), 0.0, 1e-8);
+  EXPECT_NEAR(j["time"].back().get<double>(), 2.0, 1e-8);
+  for (double z : j["states"]["z"].get<std::vector<double>>()) EXPECT_NEAR(z, 0.0, 1e-7);
+  // The re-simulated controls reproduce the trajectory.
+  EXPECT_LT(j["validation"]["final_state_deviation"].get<double>(), 1e-6);
+}
+
+}  // namespace

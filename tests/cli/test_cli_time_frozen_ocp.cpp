@@ -1,0 +1,79 @@
+// End-to-end: `stasis solve` on a time-frozen (cls) OCP writes physical time like `stasis
+// simulate` does (time, states without the clock, numerical, impact events, warnings), plus
+// control_time, frozen_stages and validation (docs/results.md).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli_support.hpp"
+
+namespace {
+
+using namespace cli_test;
+
+std::string bounce() {
+  return std::string(STASIS_SOURCE_DIR) + "/examples/time_freezing/time_optimal_bounce.yaml";
+}
+
+}  // namespace
+
+// T16 with 5 stages (about 0.4 s to solve, 0.4 s to re-simulate): one elastic bounce.
+TEST(CliTimeFrozenOcp, SolveWritesPhysicalTimeAndValidation) {
+  const std::string out = temp_dir("time_optimal_bounce_ocp");
+  CliRun r = run("solve " + bounce() + " -o ocp.stages=5 --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("validation: re-simulated 5 integrator steps"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("impact at t = "), std::string::npos) << r.output;
+  auto j = read_json(out + "/result.json");
+  for (const char* key : {"status", "message", "objective", "final_time", "complementarity_residual", "time",
+                          "states", "numerical", "control_time", "controls", "frozen_stages", "events",
+                          "warnings", "validation", "solver"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["status"], "converged");
+  // Physical time: the clock, from 0 to the final time, non-decreasing; states without the clock.
+  const auto time = j["time"].get<std::vector<double>>();
+  ASSERT_GE(time.size(), 2u);
+  EXPECT_EQ(time.front(), 0.0);
+  const double T = j["final_time"].get<double>();
+  EXPECT_NEAR(time.back(), T, 1e-8);
+  int pairs = 0;
+  for (std::size_t i = 0; i + 1 < time.size(); ++i) {
+    EXPECT_LE(time[i], time[i + 1]);
+    if (time[i] == time[i + 1]) ++pairs;
+  }
+  EXPECT_FALSE(j["states"].contains("t"));
+  EXPECT_EQ(j["states"]["q"].size(), time.size());
+  // One bounce: an impact event at the jump's time.
+  ASSERT_EQ(j["events"].size(), 1u);
+  EXPECT_EQ(pairs, 1);
+  EXPECT_EQ(j["events"][0]["kind"], "impact");
+  EXPECT_LT(j["events"][0]["before"]["v"].get<double>(), 0.0);
+  EXPECT_GT(j["events"][0]["after"]["v"].get<double>(), 0.0);
+  // Stagewise clock constraints of a time-optimal problem: stage k starts at k·T_f/N.
+  ASSERT_EQ(j["control_time"].size(), 5u);
+  for (std::size_t k = 0; k < 5; ++k)
+    EXPECT_NEAR(j["control_time"][k].get<double>(), static_cast<double>(k) * T / 5, 1e-8) << k;
+  EXPECT_TRUE(j["frozen_stages"].empty());
+  EXPECT_EQ(j["numerical"]["speed_of_time"].size(), 5u);
+  EXPECT_EQ(j["numerical"]["clock"].size(), 16u);
+  EXPECT_NEAR(j["numerical"]["time"].back().get<double>(), 2.0, 1e-8);  // the numerical horizon
+  const auto& v = j["validation"];
+  for (const char* key : {"resimulated", "steps", "final_state_deviation", "max_deviation_at_stage_ends",
+                          "stage_end_deviation", "max_gap_violation", "max_path_violation", "message"})
+    EXPECT_TRUE(v.contains(key)) << key;
+  EXPECT_EQ(v["resimulated"], true);
+  EXPECT_EQ(v["steps"], 5);
+  EXPECT_NEAR(v["horizon"].get<double>(), T, 1e-12);
+  EXPECT_EQ(v["max_gap_violation"].get<double>(), 0.0);
+  EXPECT_EQ(read_text(out + "/trajectory.csv").rfind("time,q,v\n", 0), 0u);
+  EXPECT_EQ(read_text(out + "/numerical.csv").rfind("time,q,v,t\n", 0), 0u);
+
+  // ocp.validate=false: no re-simulation, no validation block.
+  const std::string out2 = temp_dir("time_optimal_bounce_ocp_novalidate");
+  CliRun r2 = run("solve " + bounce() + " -o ocp.stages=5 -o ocp.validate=false --quiet --out " + out2);
+  ASSERT_EQ(r2.exit_code, 0) << r2.output;
+  EXPECT_EQ(r2.output.find("validation"), std::string::npos) << r2.output;
+  auto j2 = read_json(out2 + "/result.json");
+  EXPECT_FALSE(j2.contains("validation"));
+  EXPECT_TRUE(j2.contains("frozen_stages"));
+}

@@ -1,0 +1,261 @@
+// Time-frozen OCP results (time_freezing.md §4): physical time from the clock, jumps as two equal
+// times, frozen stages, the result.json fields, and the validation by re-simulation
+// (ocp::recover_physical, ocp::validate, io::time_frozen_ocp_result_json).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "stasis/error.hpp"
+#include "stasis/io/model_file.hpp"
+#include "stasis/io/results.hpp"
+#include "stasis/ocp/solver.hpp"
+#include "stasis/ocp/time_frozen.hpp"
+
+using namespace stasis;
+using nlohmann::json;
+
+namespace {
+
+// A ball of unit mass dropped from q = 1 onto the floor q = 0 (inelastic, a_n = g), pushed by u:
+// min ∫ u² + 20 q dt over T = 0.6 with 6 stages and x(T) = (0, 0). The optimum pushes down a
+// little, lands at t ≈ 0.441 (inside stage 4) and rests on the floor.
+const char* kDrop = R"(kind: ocp
+name: drop
+model:
+  cls:
+    positions: [q]
+    velocities: [v]
+    controls: [u]
+    parameters: {g: 9.81}
+    forces: [u - g]
+    contacts:
+      - {name: floor, gap: q}
+    x0: {q: 1, v: 0}
+ocp:
+  horizon: 0.6
+  stages: 6
+  controls: {u: {lower: -30, upper: 30}}
+  cost:
+    running: "u^2 + 20*q"
+  constraints:
+    terminal: ["q == 0", "v == 0"]
+time_freezing:
+  normal_acceleration: 9.81
+  speed_of_time: {lower: 1, upper: 25, start: 1}
+  clock_constraints: stagewise
+discretization:
+  scheme: radau_iia
+  dcs: step
+  stages: 2
+  elements: 3
+  cross_complementarity: fe_stage
+)";
+
+struct Solved {
+  io::OcpFile file;
+  ocp::Options options;
+  ocp::Result result;
+};
+
+Solved solve_drop() {
+  Solved s{io::read_ocp_string(kDrop, "drop.yaml"), {}, {}};
+  s.options = {s.file.discretization, s.file.homotopy};
+  reformulate::Dcs dcs = reformulate::to_dcs(s.file.model.pss, s.options.discretization.dcs);
+  ocp::Solver solver(dcs, s.file.ocp, s.options);
+  s.result = solver.solve();
+  return s;
+}
+
+// Indices i with time[i] == time[i + 1] (jumps).
+std::vector<std::size_t> equal_pairs(const std::vector<double>& time) {
+  std::vector<std::size_t> pairs;
+  for (std::size_t i = 0; i + 1 < time.size(); ++i)
+    if (time[i + 1] == time[i]) pairs.push_back(i);
+  return pairs;
+}
+
+}  // namespace
+
+// The dropped ball: physical time runs from 0 to T on the stagewise clock grid, the landing is
+// one jump (two equal times, the velocity jumps to ~0), and re-simulating the optimal controls
+// with the integrator reproduces the OCP trajectory.
+TEST(OcpTimeFreezing, DroppedBallPhysicalTimeJumpAndValidation) {
+  Solved s = solve_drop();
+  const ocp::Result& r = s.result;
+  ASSERT_TRUE(r.converged) << r.message;
+  const reformulate::TimeFrozenModel& model = s.file.time_freezing->frozen;
+  ASSERT_EQ(r.speed_of_time.size(), 6u);
+  ASSERT_EQ(r.theta.size(), 18u);
+  ASSERT_EQ(r.element_length.size(), 18u);
+
+  const ocp::PhysicalResult p = ocp::recover_physical(model, r);
+  const auto& t = p.trajectory.time;
+  ASSERT_GE(t.size(), 19u);
+  EXPECT_EQ(t.front(), 0.0);
+  EXPECT_NEAR(t.back(), 0.6, 1e-8);  // stagewise clock constraints: t(end of stage k) = (k + 1) T/N
+  EXPECT_NEAR(p.final_time, 0.6, 1e-8);
+  for (std::size_t i = 0; i + 1 < t.size(); ++i) EXPECT_LE(t[i], t[i + 1]) << i;
+  ASSERT_EQ(p.control_time.size(), 6u);
+  for (std::size_t k = 0; k < 6; ++k) EXPECT_NEAR(p.control_time[k], 0.1 * static_cast<double>(k), 1e-8) << k;
+  EXPECT_TRUE(p.frozen_stages.empty());
+  // Every physical point has a physical state (q, v) without the clock.
+  EXPECT_EQ(p.trajectory.state_names, (std::vector<std::string>{"q", "v"}));
+  for (const auto& x : p.trajectory.states) EXPECT_EQ(x.size(), 2u);
+  // One landing: one pair of equal times, at the impact, with v before < 0 and q = 0.
+  ASSERT_EQ(p.trajectory.impacts.size(), 1u);
+  const std::vector<std::size_t> pairs = equal_pairs(t);
+  ASSERT_EQ(pairs.size(), 1u);
+  const std::size_t i = pairs[0];
+  EXPECT_EQ(t[i], p.trajectory.impacts[0].time);
+  EXPECT_GT(t[i], 0.4);
+  EXPECT_LT(t[i], 0.5);
+  EXPECT_NEAR(p.trajectory.states[i][0], 0.0, 1e-6);
+  EXPECT_LT(p.trajectory.states[i][1], -4.0);
+  EXPECT_GT(p.trajectory.states[i + 1][1], p.trajectory.states[i][1] + 2.0);
+  EXPECT_TRUE(std::any_of(p.trajectory.frozen.begin(), p.trajectory.frozen.end(), [](bool f) { return f; }));
+
+  // Validation. The re-simulation uses the OCP's discretization (3 elements of Radau IIA per
+  // step) on the same physical grid (one step per stage, stage ends on step ends), so each step
+  // solves the OCP's stage equations with the control fixed: the trajectories agree to the solver
+  // tolerances (complementarity 1e-9, IPOPT 1e-8; measured ~6e-9), not merely to the
+  // discretization error. 1e-6 leaves room for a different homotopy path.
+  const ocp::Validation v = ocp::validate(model, s.file.ocp, s.options, r, p);
+  EXPECT_TRUE(v.resimulated) << v.message;
+  EXPECT_TRUE(v.simulation_converged) << v.message;
+  EXPECT_EQ(v.steps, 6);
+  EXPECT_NEAR(v.horizon, 0.6, 1e-8);
+  EXPECT_LT(v.final_state_deviation, 1e-6) << v.message;
+  EXPECT_LT(v.max_deviation_at_stage_ends, 1e-6) << v.message;
+  ASSERT_EQ(v.stage_end_deviation.size(), 6u);
+  for (double d : v.stage_end_deviation) EXPECT_LT(d, 1e-6);
+  EXPECT_LT(v.max_gap_violation, 1e-6);
+  EXPECT_EQ(v.max_path_violation, 0.0) << v.path_violation_where;  // only |u| <= 30 here
+  EXPECT_NE(v.message.find("re-simulated 6 integrator steps"), std::string::npos) << v.message;
+
+  // result.json: physical time and states without the clock, the numerical block, impact
+  // events, frozen_stages and validation.
+  const json j = json::parse(io::time_frozen_ocp_result_json(s.file, r, p, v));
+  EXPECT_EQ(j["time"].size(), t.size());
+  EXPECT_EQ(j["states"].size(), 2u);
+  EXPECT_FALSE(j["states"].contains("t"));
+  EXPECT_EQ(j["states"]["v"].size(), t.size());
+  EXPECT_NEAR(j["final_time"].get<double>(), 0.6, 1e-8);
+  EXPECT_EQ(j["control_time"].size(), 6u);
+  EXPECT_EQ(j["controls"]["u"].size(), 6u);
+  EXPECT_TRUE(j["frozen_stages"].is_array());
+  EXPECT_TRUE(j["frozen_stages"].empty());
+  EXPECT_EQ(j["numerical"]["time"].size(), 19u);
+  EXPECT_EQ(j["numerical"]["clock"].size(), 19u);
+  EXPECT_EQ(j["numerical"]["states"]["q"].size(), 19u);
+  EXPECT_EQ(j["numerical"]["speed_of_time"].size(), 6u);
+  EXPECT_NEAR(j["numerical"]["time"].back().get<double>(), 0.6, 1e-8);  // Σ h = T/N per stage
+  ASSERT_EQ(j["events"].size(), 1u);
+  EXPECT_EQ(j["events"][0]["kind"], "impact");
+  EXPECT_EQ(j["events"][0]["contact_name"], "floor");
+  EXPECT_GT(j["events"][0]["impulse"].get<double>(), 0.0);
+  EXPECT_TRUE(j.contains("contact_forces"));
+  EXPECT_TRUE(j["warnings"].is_array());
+  const json& jv = j["validation"];
+  for (const char* key : {"resimulated", "steps", "final_state_deviation", "max_deviation_at_stage_ends",
+                          "max_gap_violation", "max_path_violation", "message"})
+    EXPECT_TRUE(jv.contains(key)) << key;
+  EXPECT_EQ(jv["resimulated"], true);
+  EXPECT_EQ(jv["steps"], 6);
+  EXPECT_EQ(jv["simulated_final_state"].size(), 2u);
+}
+
+// A hand-made solution whose second stage is completely frozen (the clock stands at 0.1 while the
+// velocity jumps from −2 to 0): the stage is reported, its start time is the clock, the jump is
+// two equal times, and constraints are checked at physical points only (not inside the jump).
+TEST(OcpTimeFreezing, FrozenStageOnAConstructedSolution) {
+  io::OcpFile file = io::read_ocp_string(kDrop, "drop.yaml", {"ocp.stages=3"});
+  const reformulate::TimeFrozenModel& model = file.time_freezing->frozen;
+  ASSERT_EQ(model.pss.n_x(), 3u);  // (q, v, t)
+  ASSERT_EQ(model.clock, 2);
+  int flight = -1, contact = -1;
+  for (std::size_t j = 0; j < model.region_contacts.size(); ++j)
+    (model.region_contacts[j].empty() ? flight : contact) = static_cast<int>(j);
+  ASSERT_GE(flight, 0);
+  ASSERT_GE(contact, 0);
+
+  ocp::Result r;
+  r.converged = true;
+  // 3 stages of 2 elements; stage 1 is frozen; the point inside the jump (v = −3) is not physical.
+  r.states = {{1.0, 0.0, 0.0}, {0.5, -1.0, 0.05}, {0.0, -2.0, 0.1}, {0.0, -3.0, 0.1},
+              {0.0, 0.0, 0.1}, {0.0, 0.0, 0.15},  {0.0, 0.0, 0.2}};
+  r.controls = {{0.0}, {40.0}, {2.0}};  // stage 1 violates |u| <= 30
+  r.active = {{flight}, {flight}, {contact}, {contact}, {flight}, {flight}};
+  r.element_length.assign(6, 0.1 / 3);
+  r.speed_of_time = {1.0, 10.0, 1.0};
+  for (std::size_t i = 0; i < r.states.size(); ++i) r.time.push_back(0.1 / 3 * static_cast<double>(i));
+
+  const ocp::PhysicalResult p = ocp::recover_physical(model, r);
+  EXPECT_EQ(p.frozen_stages, (std::vector<int>{1}));
+  EXPECT_EQ(p.control_time, (std::vector<double>{0.0, 0.1, 0.1}));
+  EXPECT_EQ(p.stage_end_time, (std::vector<double>{0.1, 0.1, 0.2}));
+  EXPECT_EQ(p.trajectory.time, (std::vector<double>{0.0, 0.05, 0.1, 0.1, 0.15, 0.2}));
+  EXPECT_EQ(p.trajectory.point, (std::vector<std::size_t>{0, 1, 2, 4, 5, 6}));
+  ASSERT_EQ(p.trajectory.impacts.size(), 1u);
+  EXPECT_EQ(p.trajectory.impacts[0].before, (std::vector<double>{0.0, -2.0}));
+  EXPECT_EQ(p.trajectory.impacts[0].after, (std::vector<double>{0.0, 0.0}));
+  EXPECT_NEAR(p.trajectory.impacts[0].numerical_duration, 10.0 * 0.1 / 3 * 2, 1e-12);  // Σ s·h
+
+  // Path constraint v >= −2.5: violated only inside the jump (v = −3), which is not physical.
+  file.ocp.path = {file.model.pss.x[1]};
+  file.ocp.path_lower = {-2.5};
+  file.ocp.path_upper = {1e20};
+  file.ocp.path_names = {"'v >= -2.5'"};
+  const ocp::Validation v = ocp::validate(model, file.ocp, {file.discretization, file.homotopy}, r, p);
+  EXPECT_EQ(v.max_gap_violation, 0.0);
+  EXPECT_DOUBLE_EQ(v.max_path_violation, 10.0);  // u = 40 on stage 1, bound 30
+  EXPECT_NE(v.path_violation_where.find("control u on stage 1"), std::string::npos) << v.path_violation_where;
+  EXPECT_FALSE(v.message.empty());
+
+  const json j = json::parse(io::time_frozen_ocp_result_json(file, r, p, std::nullopt));
+  EXPECT_EQ(j["frozen_stages"], json::array({1}));
+  EXPECT_EQ(j["controls"]["u"].size(), 3u);  // kept, flagged by frozen_stages
+  EXPECT_FALSE(j.contains("validation"));
+}
+
+// PSS OCP results keep their form: no numerical block, frozen_stages or validation.
+TEST(OcpTimeFreezing, PssResultUnchanged) {
+  const char* yaml = R"(kind: ocp
+model:
+  pss:
+    states: [x]
+    controls: [u]
+    switching: [x]
+    regions:
+      - {signs: [-1], f: ["u + 1"]}
+      - {signs: [1], f: ["u - 1"]}
+    x0: [-1]
+ocp:
+  horizon: 1
+  stages: 2
+)";
+  io::OcpFile file = io::read_ocp_string(yaml, "pss.yaml");
+  ocp::Result r;
+  r.time = {0.0, 0.5, 1.0};
+  r.states = {{-1.0}, {-0.5}, {0.0}};
+  r.control_time = {0.0, 0.5};
+  r.controls = {{0.0}, {0.0}};
+  r.final_time = 1.0;
+  const json j = json::parse(io::ocp_result_json(file, r));
+  for (const char* key : {"numerical", "frozen_stages", "validation", "warnings"})
+    EXPECT_FALSE(j.contains(key)) << key;
+  EXPECT_EQ(j["time"].size(), 3u);
+  EXPECT_EQ(j["control_time"].size(), 2u);
+}
+
+// ocp.validate: true (1 step per stage, the default), false (0) or steps per stage.
+TEST(OcpTimeFreezing, ValidateOption) {
+  EXPECT_EQ(io::read_ocp_string(kDrop, "drop.yaml").validate_steps_per_stage, 1);
+  EXPECT_EQ(io::read_ocp_string(kDrop, "drop.yaml", {"ocp.validate=false"}).validate_steps_per_stage, 0);
+  EXPECT_EQ(io::read_ocp_string(kDrop, "drop.yaml", {"ocp.validate=true"}).validate_steps_per_stage, 1);
+  EXPECT_EQ(io::read_ocp_string(kDrop, "drop.yaml", {"ocp.validate=3"}).validate_steps_per_stage, 3);
+  EXPECT_THROW(io::read_ocp_string(kDrop, "drop.yaml", {"ocp.validate=0"}), Error);
+  EXPECT_THROW(io::read_ocp_string(kDrop, "drop.yaml", {"ocp.validate=maybe"}), Error);
+}
