@@ -136,15 +136,6 @@ const char* const kScript = R"JS(
 })();
 )JS";
 
-std::string px(double v) {
-  if (!std::isfinite(v)) return "0";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  std::string s = buf;
-  if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
-  if (s == "-0") s = "0";
-  return s;
-}
 
 std::string json_number(double v) { return std::isfinite(v) ? format_number(v, 7) : "null"; }
 

@@ -11,16 +11,6 @@ namespace stasis::report {
 
 namespace {
 
-// Pixel coordinate with one decimal.
-std::string px(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  std::string s = buf;
-  if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
-  if (s == "-0") s = "0";
-  return s;
-}
-
 // Data coordinate for data-* attributes: enough digits to compare to 1e-12.
 std::string data_number(double v) {
   char buf[40];
@@ -520,6 +510,16 @@ std::string render_svg(const Plot& plot, const std::string& css_class) {
     s += "</g>\n";
   }
   s += "</svg>\n";
+  return s;
+}
+
+std::string px(double v) {
+  if (!std::isfinite(v)) return "0";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  std::string s = buf;
+  if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
+  if (s == "-0") s = "0";
   return s;
 }
 

@@ -70,6 +70,9 @@ std::string format_number(double v, int digits = 6);
 /// Escapes & < > " ' for HTML text and attribute values.
 std::string escape_html(std::string_view text);
 
+/// A pixel coordinate with one decimal, without a trailing ".0" ("0" for non-finite values).
+std::string px(double v);
+
 /// Indices of the points to keep of a series with increasing x (min/max per x bucket, plus the
 /// first and last point of every bucket): all of them if there are at most max_points.
 std::vector<std::size_t> downsample_indices(const std::vector<double>& x, const std::vector<double>& y,
