@@ -69,8 +69,13 @@ TEST(CliMpcc, ExamplesReachKnownSolutionsInEveryMode) {
         // variable) for both pairs, z1·z3 = σ = z2·z3 forces z1 = z2 along the whole path, so the
         // equality relaxation can only reach (1.5, 1.5, 0), f = 1.5 — feasible, not stationary.
         // Per-pair elastic variables (ell_1) remove the coupling and reach z* (checked below).
-        solution = {{"z1", 1.5}, {"z2", 1.5}, {"z3", 0.0}};
-        objective = 1.5;
+        // Whether rounding lets the path break the symmetry z1 = z2 near σ -> 0 depends on the
+        // BLAS under MUMPS: Debian's reference BLAS stalls, OpenBLAS was seen to reach z*. Both
+        // are accepted; anything else fails.
+        if (std::abs(j["objective"].get<double>() - k.objective) > 10 * k.tolerance) {
+          solution = {{"z1", 1.5}, {"z2", 1.5}, {"z3", 0.0}};
+          objective = 1.5;
+        }
       }
       // The stall point is approached only like sqrt(σ)-type degenerate paths (measured 4e-6).
       const bool stalled = objective == 1.5;
