@@ -141,6 +141,7 @@ int run_simulate(const CommonOptions& o) {
     io::write_text_file((fs::path(dir) / "result.json").string(),
                         io::time_frozen_simulation_result_json(file, r, p));
     io::write_text_file((fs::path(dir) / "trajectory.csv").string(), io::physical_trajectory_csv(p));
+    io::write_text_file((fs::path(dir) / "events.csv").string(), io::impacts_csv(p));
     io::write_text_file((fs::path(dir) / "numerical.csv").string(),
                         io::trajectory_csv(file.model.pss, r.time, r.states));
     fmt::print("{}: {}; {} impacts; max residual {:.2e}; {} IPOPT iterations; {:.3f} s (construction {:.3f} s)\n",
@@ -154,7 +155,7 @@ int run_simulate(const CommonOptions& o) {
       std::string values;
       for (std::size_t i = 0; i < p.state_names.size(); ++i)
         values += fmt::format("{}{} = {:.10g}", i ? ", " : "", p.state_names[i], p.states.back()[i]);
-      fmt::print("final state at t = {:g}: {}\nwrote {}/result.json, trajectory.csv (physical time), numerical.csv\n",
+      fmt::print("final state at t = {:g}: {}\nwrote {}/result.json, trajectory.csv (physical time), numerical.csv, events.csv\n",
                  p.time.back(), values, dir);
     }
     write_report_for(dir, o.quiet);
@@ -215,6 +216,7 @@ int run_solve(const CommonOptions& o) {
     }
     io::write_text_file((fs::path(dir) / "result.json").string(), io::time_frozen_ocp_result_json(file, r, p, v));
     io::write_text_file((fs::path(dir) / "trajectory.csv").string(), io::physical_trajectory_csv(p.trajectory));
+    io::write_text_file((fs::path(dir) / "events.csv").string(), io::impacts_csv(p.trajectory));
     io::write_text_file((fs::path(dir) / "numerical.csv").string(),
                         io::trajectory_csv(file.model.pss, r.time, r.states));
     fmt::print("{}: {} (objective {:.10g}, final time {:.10g}, residual {:.2e}); {} impacts; after {} NLP solves, {} "
@@ -235,7 +237,7 @@ int run_solve(const CommonOptions& o) {
       for (const auto& imp : p.trajectory.impacts)
         fmt::print("impact at t = {:.10g}: contact {}{}\n", imp.time, imp.contacts.empty() ? -1 : imp.contacts[0],
                    imp.impulse.empty() ? std::string() : fmt::format(", impulse {:.6g}", imp.impulse[0]));
-      fmt::print("wrote {}/result.json, trajectory.csv (physical time), numerical.csv\n", dir);
+      fmt::print("wrote {}/result.json, trajectory.csv (physical time), numerical.csv, events.csv\n", dir);
     }
     write_report_for(dir, o.quiet);
     return r.converged ? 0 : 1;

@@ -1,6 +1,8 @@
 // result.json and CSV writers for simulations and optimal control.
 #include "stasis/io/results.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -195,6 +197,36 @@ std::string physical_trajectory_csv(const sim::PhysicalTrajectory& p) {
       s += buf;
     }
     s += "\n";
+  }
+  return s;
+}
+
+std::string impacts_csv(const sim::PhysicalTrajectory& p) {
+  std::string s = "time,kind,contact,impulse,numerical_duration";
+  for (const auto& n : p.state_names) s += "," + n + "_before";
+  for (const auto& n : p.state_names) s += "," + n + "_after";
+  s += "\n";
+  char buf[64];
+  auto add = [&](double v) {
+    std::snprintf(buf, sizeof buf, ",%.17g", v);
+    s += buf;
+  };
+  for (const sim::Impact& imp : p.impacts) {
+    // One row per contact of the jump (several contacts may close at the same time).
+    for (std::size_t c = 0; c < std::max<std::size_t>(imp.contacts.size(), 1); ++c) {
+      std::snprintf(buf, sizeof buf, "%.17g", imp.time);
+      s += std::string(buf) + ",impact";
+      if (c < imp.contacts.size()) {
+        s += "," + std::to_string(imp.contacts[c]);
+        add(imp.impulse[c]);
+      } else {
+        s += ",,";
+      }
+      add(imp.numerical_duration);
+      for (double v : imp.before) add(v);
+      for (double v : imp.after) add(v);
+      s += "\n";
+    }
   }
   return s;
 }

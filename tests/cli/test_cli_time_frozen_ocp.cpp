@@ -3,6 +3,7 @@
 // control_time, frozen_stages and validation (docs/results.md).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "cli_support.hpp"
@@ -67,6 +68,12 @@ TEST(CliTimeFrozenOcp, SolveWritesPhysicalTimeAndValidation) {
   EXPECT_EQ(v["max_gap_violation"].get<double>(), 0.0);
   EXPECT_EQ(read_text(out + "/trajectory.csv").rfind("time,q,v\n", 0), 0u);
   EXPECT_EQ(read_text(out + "/numerical.csv").rfind("time,q,v,t\n", 0), 0u);
+  // events.csv: the impact of result.json's events, one row (header + 1 line).
+  const std::string events = read_text(out + "/events.csv");
+  EXPECT_EQ(events.rfind("time,kind,contact,impulse,numerical_duration,q_before,v_before,q_after,v_after\n", 0), 0u)
+      << events;
+  EXPECT_EQ(std::count(events.begin(), events.end(), '\n'), 2) << events;
+  EXPECT_NE(events.find(",impact,0,"), std::string::npos) << events;
 
   // ocp.validate=false: no re-simulation, no validation block.
   const std::string out2 = temp_dir("time_optimal_bounce_ocp_novalidate");

@@ -30,5 +30,8 @@ std::string trajectory_csv(const model::Pss& model, const std::vector<double>& t
                            const std::vector<std::vector<double>>& states);
 /// time, kind, switching functions, regions before and after.
 std::string events_csv(const std::vector<sim::Event>& events);
+/// events.csv of a time-frozen run: one row per impact and contact (time, kind, contact, normal
+/// impulse, numerical duration, the physical state before and after).
+std::string impacts_csv(const sim::PhysicalTrajectory& physical);
 
 }  // namespace stasis::io
