@@ -4,9 +4,8 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
-#include <sstream>
-#include <unordered_set>
 
+#include "checks.hpp"
 #include "stasis/error.hpp"
 #include "stasis/sym/derivatives.hpp"
 
@@ -14,23 +13,8 @@ namespace stasis::model {
 
 namespace {
 
-sym::Vector add_symbols(const std::vector<std::string>& names, std::vector<std::string>& name_list,
-                        sym::Vector& list) {
-  sym::Vector out;
-  for (const auto& n : names) {
-    out.push_back(sym::Expr::symbol(n));
-    name_list.push_back(n);
-  }
-  list.insert(list.end(), out.begin(), out.end());
-  return out;
-}
-
-std::string num(double x) {
-  std::ostringstream os;
-  os.precision(10);
-  os << x;
-  return os.str();
-}
+using detail::add_symbols;
+using detail::num;
 
 std::string dims(const sym::Matrix& m) { return std::to_string(m.rows()) + "x" + std::to_string(m.cols()); }
 
@@ -90,26 +74,18 @@ void Cls::validate() const {
   if (velocity_names.size() != v.size())
     throw Error(who + ": velocity names and velocities differ in number");
   if (control_names.size() != u.size()) throw Error(who + ": control names and controls differ in number");
-  std::unordered_set<const sym::Node*> pos, pos_vel, all;
-  auto add_var = [&](const sym::Expr& s, const std::string& what, const std::string& nm) {
-    if (!s.is_symbol())
-      throw Error(who + ": " + what + " '" + nm + "' is not a symbol (use add_" + what + "s)");
-    if (!all.insert(s.node()).second) throw Error(who + ": " + what + " '" + nm + "' is used twice");
-  };
+  detail::SymbolSet pos, pos_vel, all;
   for (std::size_t i = 0; i < q.size(); ++i) {
-    add_var(q[i], "position", position_names[i]);
+    detail::add_symbol(who, q[i], "position", position_names[i], all);
     pos.insert(q[i].node());
   }
-  for (std::size_t i = 0; i < v.size(); ++i) add_var(v[i], "velocity", velocity_names[i]);
-  for (std::size_t i = 0; i < u.size(); ++i) add_var(u[i], "control", control_names[i]);
+  for (std::size_t i = 0; i < v.size(); ++i) detail::add_symbol(who, v[i], "velocity", velocity_names[i], all);
+  for (std::size_t i = 0; i < u.size(); ++i) detail::add_symbol(who, u[i], "control", control_names[i], all);
   for (const auto& s : q) pos_vel.insert(s.node());
   for (const auto& s : v) pos_vel.insert(s.node());
-
-  auto check_deps = [&](const sym::Vector& e, const std::unordered_set<const sym::Node*>& allowed,
-                        const std::string& what, const std::string& allowed_text) {
-    for (const auto& s : sym::free_symbols(e))
-      if (!allowed.count(s.node()))
-        throw Error(who + ": " + what + " depends on '" + s.name() + "', which is not " + allowed_text);
+  auto check_deps = [&](const sym::Vector& e, const detail::SymbolSet& allowed, const std::string& what,
+                        const std::string& allowed_text) {
+    detail::check_depends(who, e, allowed, what, "not " + allowed_text);
   };
 
   // --- mass matrix and forces
@@ -180,16 +156,9 @@ void Cls::validate() const {
     if (!std::isfinite(x0[i]))
       throw Error(who + ": x0 of '" + (i < nq ? position_names[i] : velocity_names[i - nq]) +
                   "' is not finite");
-  sym::Vector syms = q;
-  syms.insert(syms.end(), v.begin(), v.end());
-  syms.insert(syms.end(), u.begin(), u.end());
-  std::vector<double> vals(x0);
-  vals.resize(syms.size(), 0.0);
-  auto at_x0 = [&](const sym::Expr& e, const std::string& what) {
-    const double val = sym::evaluate(e, syms, vals);
-    if (!std::isfinite(val)) throw Error(who + ": " + what + " is not finite at x0 (controls 0)");
-    return val;
-  };
+  sym::Vector qv = q;
+  qv.insert(qv.end(), v.begin(), v.end());
+  const detail::AtInitialState at_x0(who, qv, u, x0);
   for (std::size_t i = 0; i < nq; ++i) at_x0(forces[i], "forces[" + std::to_string(i) + "]");
   if (!identity_mass) {
     Eigen::MatrixXd m(nq, nq);

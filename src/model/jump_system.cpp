@@ -2,41 +2,21 @@
 #include "stasis/model/jump_system.hpp"
 
 #include <cmath>
-#include <sstream>
-#include <unordered_set>
 
+#include "checks.hpp"
 #include "stasis/error.hpp"
 #include "stasis/sym/derivatives.hpp"
 
 namespace stasis::model {
 
-namespace {
-std::string num(double x) {
-  std::ostringstream os;
-  os.precision(10);
-  os << x;
-  return os.str();
-}
-}  // namespace
+using detail::num;
 
 sym::Vector JumpSystem::add_states(const std::vector<std::string>& names) {
-  sym::Vector out;
-  for (const auto& n : names) {
-    out.push_back(sym::Expr::symbol(n));
-    state_names.push_back(n);
-  }
-  x.insert(x.end(), out.begin(), out.end());
-  return out;
+  return detail::add_symbols(names, state_names, x);
 }
 
 sym::Vector JumpSystem::add_controls(const std::vector<std::string>& names) {
-  sym::Vector out;
-  for (const auto& n : names) {
-    out.push_back(sym::Expr::symbol(n));
-    control_names.push_back(n);
-  }
-  u.insert(u.end(), out.begin(), out.end());
-  return out;
+  return detail::add_symbols(names, control_names, u);
 }
 
 void JumpSystem::validate() const {
@@ -45,24 +25,15 @@ void JumpSystem::validate() const {
   if (x.empty()) throw Error(who + ": the model has no states (add_states)");
   if (state_names.size() != x.size()) throw Error(who + ": state names and states differ in number");
   if (control_names.size() != u.size()) throw Error(who + ": control names and controls differ in number");
-  std::unordered_set<const sym::Node*> states, all;
+  detail::SymbolSet states, all;
   for (std::size_t i = 0; i < x.size(); ++i) {
-    if (!x[i].is_symbol())
-      throw Error(who + ": state '" + state_names[i] + "' is not a symbol (use add_states)");
-    if (!all.insert(x[i].node()).second) throw Error(who + ": state '" + state_names[i] + "' is used twice");
+    detail::add_symbol(who, x[i], "state", state_names[i], all);
     states.insert(x[i].node());
   }
-  for (std::size_t i = 0; i < u.size(); ++i) {
-    if (!u[i].is_symbol())
-      throw Error(who + ": control '" + control_names[i] + "' is not a symbol (use add_controls)");
-    if (!all.insert(u[i].node()).second)
-      throw Error(who + ": control '" + control_names[i] + "' is used twice");
-  }
-  auto check_deps = [&](const sym::Vector& e, const std::unordered_set<const sym::Node*>& allowed,
-                        const std::string& what, const std::string& allowed_text) {
-    for (const auto& s : sym::free_symbols(e))
-      if (!allowed.count(s.node()))
-        throw Error(who + ": " + what + " depends on '" + s.name() + "', which is not " + allowed_text);
+  for (std::size_t i = 0; i < u.size(); ++i) detail::add_symbol(who, u[i], "control", control_names[i], all);
+  auto check_deps = [&](const sym::Vector& e, const detail::SymbolSet& allowed, const std::string& what,
+                        const std::string& allowed_text) {
+    detail::check_depends(who, e, allowed, what, "not " + allowed_text);
   };
 
   if (f.size() != nx)
@@ -99,7 +70,7 @@ void JumpSystem::validate() const {
                     "with f[" +
                     std::to_string(i) + "] = " + state_names[nq + i] + " (q' = v), but f[" +
                     std::to_string(i) + "] is " + f[i].str() + "; give the auxiliary field(s) instead");
-    std::unordered_set<const sym::Node*> pos;
+    detail::SymbolSet pos;
     for (std::size_t i = 0; i < nq; ++i) pos.insert(x[i].node());
     for (std::size_t i = 0; i < constraints.size(); ++i)
       check_deps(
@@ -124,15 +95,7 @@ void JumpSystem::validate() const {
                 std::to_string(nx) + " states");
   for (std::size_t i = 0; i < nx; ++i)
     if (!std::isfinite(x0[i])) throw Error(who + ": x0 of state '" + state_names[i] + "' is not finite");
-  sym::Vector syms = x;
-  syms.insert(syms.end(), u.begin(), u.end());
-  std::vector<double> vals(x0);
-  vals.resize(syms.size(), 0.0);
-  auto at_x0 = [&](const sym::Expr& e, const std::string& what) {
-    const double val = sym::evaluate(e, syms, vals);
-    if (!std::isfinite(val)) throw Error(who + ": " + what + " is not finite at x0 (controls 0)");
-    return val;
-  };
+  const detail::AtInitialState at_x0(who, x, u, x0);
   for (std::size_t i = 0; i < nx; ++i) at_x0(f[i], "f[" + std::to_string(i) + "]");
   for (std::size_t i = 0; i < constraints.size(); ++i) {
     const double g = at_x0(constraints[i], "constraint " + std::to_string(i));

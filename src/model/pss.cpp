@@ -3,8 +3,8 @@
 
 #include <cmath>
 #include <set>
-#include <unordered_set>
 
+#include "checks.hpp"
 #include "stasis/error.hpp"
 
 namespace stasis::model {
@@ -16,23 +16,11 @@ std::string sub_name(const Subsystem& s, std::size_t i) {
 }  // namespace
 
 sym::Vector Pss::add_states(const std::vector<std::string>& names) {
-  sym::Vector v;
-  for (const auto& n : names) {
-    v.push_back(sym::Expr::symbol(n));
-    state_names.push_back(n);
-  }
-  x.insert(x.end(), v.begin(), v.end());
-  return v;
+  return detail::add_symbols(names, state_names, x);
 }
 
 sym::Vector Pss::add_controls(const std::vector<std::string>& names) {
-  sym::Vector v;
-  for (const auto& n : names) {
-    v.push_back(sym::Expr::symbol(n));
-    control_names.push_back(n);
-  }
-  u.insert(u.end(), v.begin(), v.end());
-  return v;
+  return detail::add_symbols(names, control_names, u);
 }
 
 std::size_t Pss::n_theta() const {
@@ -72,13 +60,11 @@ void Pss::validate() const {
     throw Error(who + ": the common field f0 has " + std::to_string(f0.size()) + " entries, the model has " +
                 std::to_string(x.size()) + " states");
 
-  std::unordered_set<const sym::Node*> allowed;
+  detail::SymbolSet allowed;
   for (const auto& s : x) allowed.insert(s.node());
   for (const auto& s : u) allowed.insert(s.node());
   auto check_expr = [&](const sym::Vector& v, const std::string& what) {
-    for (const auto& s : sym::free_symbols(v))
-      if (!allowed.count(s.node()))
-        throw Error(who + ": " + what + " depends on '" + s.name() + "', which is neither a state nor a control");
+    detail::check_depends(who, v, allowed, what, "neither a state nor a control");
   };
   if (!f0.empty()) check_expr(f0, "f0");
 
