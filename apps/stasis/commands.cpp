@@ -99,19 +99,8 @@ int run_simulate(const CommonOptions& o) {
   require_kind(o.file, "simulate");
   io::SimulateFile file = io::read_simulate_file(o.file, o.overrides);
   if (o.verbose) file.homotopy.print_level = 5;
-  sim::Options so;
-  so.horizon = file.horizon;
-  so.steps = file.steps;
-  so.warm_start = file.warm_start;
-  so.controls = file.controls;
-  so.discretization = file.discretization;
-  so.homotopy = file.homotopy;
-  if (file.time_freezing) {
-    so.speed_of_time_lower = file.time_freezing->speed_of_time_lower;
-    so.speed_of_time_upper = file.time_freezing->speed_of_time_upper;
-    so.speed_of_time_start = file.time_freezing->speed_of_time_start;
-    sim::check_steps_hold_jumps(file.time_freezing->frozen, so);
-  }
+  const sim::Options so = io::integrator_options(file);
+  if (file.time_freezing) sim::check_steps_hold_jumps(file.time_freezing->frozen, so);
   reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, so.discretization.dcs);
   sim::Integrator integrator(dcs, so);
   if (!o.quiet) {
@@ -260,14 +249,7 @@ int run_check(const CommonOptions& o) {
   if (kind == "simulate") {
     io::SimulateFile file = io::read_simulate_file(o.file, o.overrides);
     reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, file.discretization.dcs);
-    sim::Options so;
-    so.horizon = file.horizon;
-    so.steps = file.steps;
-    so.warm_start = file.warm_start;
-    so.controls = file.controls;
-    so.discretization = file.discretization;
-    so.homotopy = file.homotopy;
-    sim::Integrator integrator(dcs, so);
+    sim::Integrator integrator(dcs, io::integrator_options(file));
     const auto& P = integrator.transcription().problem;
     fmt::print("{}: kind simulate, OK\n  model: {} states, {} controls, {} regions ({} form)\n", o.file, dcs.n_x(),
                dcs.n_u(), dcs.theta.size(), reformulate::to_string(dcs.mode));

@@ -950,6 +950,22 @@ SimulateFile read_simulate_string(const std::string& yaml_text, const std::strin
   return read_simulate(doc, overrides);
 }
 
+sim::Options integrator_options(const SimulateFile& file) {
+  sim::Options so;
+  so.horizon = file.horizon;
+  so.steps = file.steps;
+  so.warm_start = file.warm_start;
+  so.controls = file.controls;
+  so.discretization = file.discretization;
+  so.homotopy = file.homotopy;
+  if (file.time_freezing) {
+    so.speed_of_time_lower = file.time_freezing->speed_of_time_lower;
+    so.speed_of_time_upper = file.time_freezing->speed_of_time_upper;
+    so.speed_of_time_start = file.time_freezing->speed_of_time_start;
+  }
+  return so;
+}
+
 OcpFile read_ocp_file(const std::string& path, const std::vector<std::string>& overrides) {
   YamlDocument doc = YamlDocument::from_file(path);
   return read_ocp(doc, overrides);

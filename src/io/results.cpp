@@ -258,6 +258,26 @@ json ocp_common(const OcpFile& file, const ocp::Result& r) {
 
 }  // namespace
 
+std::string mpcc_result_json(const MpccFile& file, const mpcc::Result& r) {
+  json j;
+  bool failed = r.steps.empty() || (!nlp::is_success(r.last_status) && r.last_status != nlp::Status::MaxIterations &&
+                                    r.last_status != nlp::Status::MaxTime && !r.converged);
+  j["status"] = r.converged ? "converged" : (failed ? "failed" : "not_converged");
+  j["message"] = r.message;
+  j["objective"] = number(r.objective);
+  j["complementarity_residual"] = number(r.residual);
+  json vars = json::object();
+  for (std::size_t i = 0; i < file.variables.size() && i < r.w.size(); ++i) vars[file.variables[i].name] = number(r.w[i]);
+  j["variables"] = vars;
+  j["solver"] = {{"nlp_iterations", r.nlp_iterations},
+                 {"nlp_solves", r.nlp_solves},
+                 {"wall_time_s", r.wall_time_s},
+                 {"evaluation_time_s", r.evaluation_time_s},
+                 {"initial_residual", number(r.initial_residual)},
+                 {"homotopy", homotopy_steps(r)}};
+  return j.dump(2) + "\n";
+}
+
 std::string ocp_result_json(const OcpFile& file, const ocp::Result& r) {
   json j = ocp_common(file, r);
   j["final_time"] = number(r.final_time);

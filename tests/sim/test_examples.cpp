@@ -16,14 +16,7 @@ std::string example(const std::string& name) { return std::string(STASIS_SOURCE_
 
 sim::Result run_simulation(const std::string& name, const std::vector<std::string>& overrides = {}) {
   io::SimulateFile f = io::read_simulate_file(example(name), overrides);
-  sim::Options o;
-  o.horizon = f.horizon;
-  o.steps = f.steps;
-  o.warm_start = f.warm_start;
-  o.controls = f.controls;
-  o.discretization = f.discretization;
-  o.homotopy = f.homotopy;
-  return sim::simulate(f.model.pss, o);
+  return sim::simulate(f.model.pss, io::integrator_options(f));
 }
 
 ocp::Result run_ocp(const std::string& name, const std::vector<std::string>& overrides = {}) {

@@ -28,6 +28,7 @@
 #include "stasis/model/pss.hpp"
 #include "stasis/mpcc/options.hpp"
 #include "stasis/reformulate/time_freezing.hpp"
+#include "stasis/sim/integrator.hpp"
 #include "stasis/sym/expr.hpp"
 
 namespace stasis::io {
@@ -130,6 +131,9 @@ SimulateFile read_simulate_file(const std::string& path, const std::vector<std::
 /// Same, from text; `display_name` stands for the file name in messages.
 SimulateFile read_simulate_string(const std::string& yaml_text, const std::string& display_name,
                                   const std::vector<std::string>& overrides = {});
+/// The integrator options a `kind: simulate` file asks for: horizon, steps, controls, warm start,
+/// discretization, homotopy and, for time-frozen models, the speed-of-time bounds.
+sim::Options integrator_options(const SimulateFile& file);
 
 /// Reads a `kind: ocp` file; overrides as for read_simulate_file (e.g. "ocp.stages=20",
 /// "ocp.controls.u.upper=3", "ocp.constraints.at=elements").

@@ -1,5 +1,5 @@
 #pragma once
-// From a parsed `kind: mpcc` file to an mpcc::Problem, and the result file of an MPCC solve.
+// From a parsed `kind: mpcc` file to an mpcc::Problem; writing text files.
 #include <string>
 
 #include "stasis/io/problem_file.hpp"
@@ -11,9 +11,6 @@ namespace stasis::io {
 /// One block holding the objective, every constraint and every pair of the file; constraint and
 /// pair names are the expressions as written, so solver messages quote the user's text.
 mpcc::Problem build_mpcc(const MpccFile& file);
-
-/// result.json for an MPCC solve (PROBLEM_FORMAT.md, "result.json").
-std::string mpcc_result_json(const MpccFile& file, const mpcc::Result& result);
 
 /// Writes text to path, creating parent directories; throws stasis::Error with the path on failure.
 void write_text_file(const std::string& path, const std::string& text);

@@ -1,9 +1,11 @@
 #pragma once
-// Result files of `simulate` and `solve` runs: result.json (PROBLEM_FORMAT.md) and trajectory CSV.
+// Result files of `mpcc`, `simulate` and `solve` runs: result.json (PROBLEM_FORMAT.md) and CSV.
 #include <optional>
 #include <string>
 
 #include "stasis/io/model_file.hpp"
+#include "stasis/io/problem_file.hpp"
+#include "stasis/mpcc/homotopy.hpp"
 #include "stasis/ocp/solver.hpp"
 #include "stasis/ocp/time_frozen.hpp"
 #include "stasis/sim/integrator.hpp"
@@ -11,6 +13,8 @@
 
 namespace stasis::io {
 
+/// result.json for an MPCC solve (PROBLEM_FORMAT.md, "result.json").
+std::string mpcc_result_json(const MpccFile& file, const mpcc::Result& result);
 std::string simulation_result_json(const SimulateFile& file, const sim::Result& result);
 std::string ocp_result_json(const OcpFile& file, const ocp::Result& result);
 /// Time-frozen (cls / jump) simulation: physical `time` and `states` (clock removed; a jump is two
