@@ -4,6 +4,8 @@
 // as the clock, -o overrides, and error cases with their file:line:column.
 #include <gtest/gtest.h>
 
+#include "io_test_support.hpp"
+
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -28,9 +30,6 @@ namespace model = stasis::model;
 namespace discretize = stasis::discretize;
 namespace reformulate = stasis::reformulate;
 
-#define EXPECT_CONTAINS(str, part) EXPECT_NE((str).find(part), std::string::npos) << (str)
-#define EXPECT_STARTS_WITH(str, prefix) \
-  EXPECT_EQ((str).substr(0, std::string(prefix).size()), prefix) << (str)
 
 std::string example(const std::string& name) {
   return std::string(STASIS_SOURCE_DIR) + "/examples/time_freezing/" + name;
@@ -547,25 +546,8 @@ simulate: {horizon: 1, steps: 2}
 
 // ---- errors ----
 
-std::string simulate_error(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
-  try {
-    read_simulate_string(yaml, "p.yaml", overrides);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no error for:\n" << yaml;
-  return "";
-}
-
-std::string ocp_error(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
-  try {
-    read_ocp_string(yaml, "p.yaml", overrides);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no error for:\n" << yaml;
-  return "";
-}
+using io_test::ocp_error;
+using io_test::simulate_error;
 
 // A simulate file with a cls model: line 3 `cls:`, the body from line 4 (indent 4), then `rest`.
 std::string cls(const std::string& body, const std::string& rest = "simulate: {horizon: 1, steps: 2}\n") {

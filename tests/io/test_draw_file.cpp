@@ -3,6 +3,8 @@
 // errors for misspelled names, unknown points and keys, and controls; evaluation at result rows.
 #include <gtest/gtest.h>
 
+#include "io_test_support.hpp"
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -20,7 +22,6 @@ using stasis::io::read_ocp_string;
 using stasis::io::read_simulate_file;
 using stasis::io::read_simulate_string;
 
-#define EXPECT_CONTAINS(str, part) EXPECT_NE((str).find(part), std::string::npos) << (str)
 
 // A planar two-link "leg" on a cls model; `draw` is appended as the last lines.
 std::string leg_file(const std::string& draw) {

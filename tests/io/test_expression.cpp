@@ -1,6 +1,8 @@
 // Expression parser: precedence, functions, numbers, indexing, error positions, fuzzing.
 #include <gtest/gtest.h>
 
+#include "io_test_support.hpp"
+
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -64,11 +66,6 @@ class ExpressionTest : public ::testing::Test {
   Scope scope;
   SourceLocation where{"p.yaml", 3, 10};
 };
-
-// Starts-with check that prints both strings on failure.
-#define EXPECT_STARTS_WITH(str, prefix) \
-  EXPECT_EQ((str).substr(0, std::string(prefix).size()), prefix) << (str)
-#define EXPECT_CONTAINS(str, part) EXPECT_NE((str).find(part), std::string::npos) << (str)
 
 TEST_F(ExpressionTest, PrecedenceAndAssociativity) {
   EXPECT_DOUBLE_EQ(eval("-x^2", 3), -9);

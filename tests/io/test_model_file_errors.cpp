@@ -2,6 +2,8 @@
 // its file:line:column.
 #include <gtest/gtest.h>
 
+#include "io_test_support.hpp"
+
 #include <string>
 #include <vector>
 
@@ -14,29 +16,9 @@ using stasis::Error;
 using stasis::io::read_ocp_string;
 using stasis::io::read_simulate_string;
 
-#define EXPECT_CONTAINS(str, part) EXPECT_NE((str).find(part), std::string::npos) << (str)
-#define EXPECT_STARTS_WITH(str, prefix) \
-  EXPECT_EQ((str).substr(0, std::string(prefix).size()), prefix) << (str)
 
-std::string simulate_error(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
-  try {
-    read_simulate_string(yaml, "p.yaml", overrides);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no error for:\n" << yaml;
-  return "";
-}
-
-std::string ocp_error(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
-  try {
-    read_ocp_string(yaml, "p.yaml", overrides);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no error for:\n" << yaml;
-  return "";
-}
+using io_test::ocp_error;
+using io_test::simulate_error;
 
 // A simulate file whose pss body (lines from 4 on, indented by 4) is `body`.
 std::string sim(const std::string& body, const std::string& rest = "simulate: {horizon: 1, steps: 2}\n") {

@@ -1,6 +1,8 @@
 // Command-line overrides (-o dotted.path=value) applied to the YAML tree before interpretation.
 #include <gtest/gtest.h>
 
+#include "io_test_support.hpp"
+
 #include <limits>
 #include <string>
 
@@ -13,9 +15,6 @@ using stasis::Error;
 using stasis::io::MpccFile;
 using stasis::io::read_mpcc_string;
 
-#define EXPECT_CONTAINS(str, part) EXPECT_NE((str).find(part), std::string::npos) << (str)
-#define EXPECT_STARTS_WITH(str, prefix) \
-  EXPECT_EQ((str).substr(0, std::string(prefix).size()), prefix) << (str)
 
 const std::string kProblem = R"(kind: mpcc
 parameters: {a: 2}

@@ -1,6 +1,8 @@
 // kind: mpcc reader: the example files, the format's features, and one test per error case.
 #include <gtest/gtest.h>
 
+#include "io_test_support.hpp"
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -22,9 +24,6 @@ namespace sym = stasis::sym;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-#define EXPECT_CONTAINS(str, part) EXPECT_NE((str).find(part), std::string::npos) << (str)
-#define EXPECT_STARTS_WITH(str, prefix) \
-  EXPECT_EQ((str).substr(0, std::string(prefix).size()), prefix) << (str)
 
 std::string example(const std::string& name) {
   return std::string(STASIS_SOURCE_DIR) + "/examples/mpcc/" + name;
