@@ -31,7 +31,6 @@
 // Nothing here asserts on time.
 //
 // `bench_fesd --quick`: one round.
-#include <time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -42,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "stasis/mpcc/options.hpp"
 #include "stasis/ocp/solver.hpp"
 #include "stasis/sim/integrator.hpp"
@@ -51,20 +51,12 @@ using discretize::Scheme;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-double cpu_now() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
+using bench::cpu_now;
+using bench::seconds_since;
+using bench::Setting;
+using Clock = bench::Clock;
 
 // ---- homotopy settings ----------------------------------------------------------------------
-struct Setting {
-  std::string name;
-  mpcc::HomotopyOptions options;
-};
-
 /// The compared settings; `problem` sets the problem's own tolerances after the preset.
 std::vector<Setting> settings(const std::function<void(mpcc::HomotopyOptions&)>& problem) {
   mpcc::HomotopyOptions def;
@@ -72,21 +64,9 @@ std::vector<Setting> settings(const std::function<void(mpcc::HomotopyOptions&)>&
   mpcc::HomotopyOptions nos;
   mpcc::apply_preset(nos, "nosnoc");
   problem(nos);
-  auto with = [](mpcc::HomotopyOptions o, bool superlinear, bool warm) {
-    if (superlinear) o.update = mpcc::SigmaUpdate::Superlinear;
-    if (warm) o.warm_start_duals = true;
-    return o;
-  };
-  return {{"default", def},
-          {"nosnoc", nos},
-          {"def+superlin", with(def, true, false)},
-          {"def+warm", with(def, false, true)},
-          {"def+sup+warm", with(def, true, true)},
-          {"nos+superlin", with(nos, true, false)},
-          {"nos+warm", with(nos, false, true)},
-          {"nos+sup+warm", with(nos, true, true)}};
+  return bench::homotopy_settings(def, nos);
 }
-constexpr std::size_t kNosnoc = 1;  // index of the reference row
+using bench::kNosnoc;
 
 // ---- one measured row -----------------------------------------------------------------------
 struct Measurement {

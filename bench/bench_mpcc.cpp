@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "stasis/io/mpcc_build.hpp"
 #include "stasis/io/problem_file.hpp"
 #include "stasis/mpcc/homotopy.hpp"
@@ -41,13 +42,9 @@ using namespace stasis;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-struct Setting {
-  std::string name;
-  mpcc::HomotopyOptions options;
-};
+using bench::seconds_since;
+using bench::Setting;
+using Clock = bench::Clock;
 
 std::vector<Setting> settings(const mpcc::HomotopyOptions& file_options) {
   mpcc::HomotopyOptions def = file_options;
@@ -55,21 +52,9 @@ std::vector<Setting> settings(const mpcc::HomotopyOptions& file_options) {
   mpcc::apply_preset(nos, "nosnoc");
   nos.complementarity_tol = file_options.complementarity_tol;
   nos.sigma_final = file_options.sigma_final;
-  auto with = [](mpcc::HomotopyOptions o, bool superlinear, bool warm) {
-    if (superlinear) o.update = mpcc::SigmaUpdate::Superlinear;
-    if (warm) o.warm_start_duals = true;
-    return o;
-  };
-  return {{"default", def},
-          {"nosnoc", nos},
-          {"def+superlin", with(def, true, false)},
-          {"def+warm", with(def, false, true)},
-          {"def+sup+warm", with(def, true, true)},
-          {"nos+superlin", with(nos, true, false)},
-          {"nos+warm", with(nos, false, true)},
-          {"nos+sup+warm", with(nos, true, true)}};
+  return bench::homotopy_settings(def, nos);
 }
-constexpr std::size_t kNosnoc = 1;
+using bench::kNosnoc;
 
 /// Known optima, derived in the example files' headers.
 const std::map<std::string, double> kOptimum = {
