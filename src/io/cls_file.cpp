@@ -44,7 +44,7 @@ const std::vector<std::string> kJumpKeys = {"states",     "controls",    "parame
 const std::vector<std::string> kAuxiliaryKeys = {"stiffness", "f"};
 const std::vector<std::string> kTimeFreezingKeys = {
     "normal_acceleration", "stiffness",           "speed_of_time", "clock_constraints",
-    "running_cost",        "stabilize_positions", "eps_t",         "elastic_mode"};
+    "running_cost",        "stabilize_positions", "eps_t",         "elastic_mode", "lifting"};
 const std::vector<std::string> kSpeedOfTimeKeys = {"lower", "upper", "start", "penalty"};
 
 const char* const kTimeReserved =
@@ -109,8 +109,10 @@ double finite_constant(const YamlDocument& doc, const MapEntry& e, const Scope& 
 
 // ---- the time_freezing section ----
 
+// `stewart`: the file's discretization.dcs is stewart, which needs the dense form (lifting off by default).
 void read_time_freezing_section(const YamlDocument& doc, const MapEntry* section, bool simulate, bool jump,
-                                const Scope& scope, TimeFreezingFile& tf) {
+                                bool stewart, const Scope& scope, TimeFreezingFile& tf) {
+  tf.options.lifting = !stewart;  // the lifted form unless the DCS needs sign rows or the file says otherwise
   if (!section) return;
   const std::vector<MapEntry> entries = doc.entries(section->value, "time_freezing");
   doc.check_keys(entries, kTimeFreezingKeys, "time_freezing");
@@ -118,7 +120,7 @@ void read_time_freezing_section(const YamlDocument& doc, const MapEntry* section
   for (const auto& e : entries) {
     const std::string what = "time_freezing." + e.key;
     if (jump && (e.key == "normal_acceleration" || e.key == "stiffness" || e.key == "stabilize_positions" ||
-                 e.key == "eps_t" || e.key == "elastic_mode"))
+                 e.key == "eps_t" || e.key == "elastic_mode" || e.key == "lifting"))
       doc.fail(e.key_where,
                "'" + e.key + "' applies to cls models only; a jump model's jumps are its auxiliary dynamics" +
                    (e.key == "stiffness" ? std::string(" (write auxiliary: {stiffness: k} in the jump model)")
@@ -140,6 +142,11 @@ void read_time_freezing_section(const YamlDocument& doc, const MapEntry* section
       const double v = finite_constant(doc, e, scope, what);
       if (!(v > 0.0)) doc.fail(e.value_where, what + " is " + num(v) + ", expected a radius > 0");
       o.eps_t = v;
+    } else if (e.key == "lifting") {
+      o.lifting = boolean(doc, e.value, e.value_where, what);
+      if (o.lifting && stewart)
+        doc.fail(e.value_where, what + " is true, but the lifted form has no sign rows for dcs: stewart; "
+                                "use dcs: step or lifting: false");
     } else if (e.key == "elastic_mode") {
       const std::string v = doc.scalar(e.value, e.value_where, what);
       if (v == "exact")
@@ -649,8 +656,8 @@ SourceLocation locate(const std::string& message, const Places& places,
 }  // namespace
 
 void read_time_frozen_model(const YamlDocument& doc, const MapEntry& kind, const MapEntry* section,
-                            bool simulate, const std::string& name, ModelScope& ms, PssModelFile& model,
-                            TimeFreezingFile& tf) {
+                            bool simulate, bool stewart, const std::string& name, ModelScope& ms,
+                            PssModelFile& model, TimeFreezingFile& tf) {
   const bool is_jump = kind.key == "jump";
   tf.where = kind.key_where;
   ms.names.reserve("t", kTimeReserved);
@@ -674,7 +681,7 @@ void read_time_frozen_model(const YamlDocument& doc, const MapEntry& kind, const
     for (std::size_t i = 0; i < cls.n_contacts(); ++i) labels.push_back(cls.contact_label(i));
     tf.model = std::move(cls);
   }
-  read_time_freezing_section(doc, section, simulate, is_jump, ms.scope, tf);
+  read_time_freezing_section(doc, section, simulate, is_jump, stewart, ms.scope, tf);
   tf.uses_time = uses(dynamics, ms.time);
 
   // Reformulate; `t` (if used) is an extra last control that becomes the clock state.

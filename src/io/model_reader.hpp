@@ -52,9 +52,10 @@ std::vector<double> read_initial_state(const YamlDocument& doc, const MapEntry* 
 /// PSS into `model.pss` and fills `out`. `simulate`: the file is a kind: simulate (ocp-only
 /// time-freezing keys are rejected). `name` is the file's `name:` (may be empty). Afterwards
 /// ms.states = the PSS's state names (clock `t` last) and `t` is the clock in ms.scope.
+/// `stewart`: the file asks for dcs: stewart (the inelastic Cls is then reformulated without lifting).
 void read_time_frozen_model(const YamlDocument& doc, const MapEntry& kind, const MapEntry* section,
-                            bool simulate, const std::string& name, ModelScope& ms, PssModelFile& model,
-                            TimeFreezingFile& out);
+                            bool simulate, bool stewart, const std::string& name, ModelScope& ms,
+                            PssModelFile& model, TimeFreezingFile& out);
 
 /// kind: simulate with a time-frozen model whose jumps have a known length (elastic cls, jump
 /// model with the built-in spring-damper): throws, located at `steps`, if a step cannot hold a

@@ -13,6 +13,29 @@ namespace {
 std::string sub_name(const Subsystem& s, std::size_t i) {
   return s.name.empty() ? "subsystem " + std::to_string(i) : "subsystem '" + s.name + "'";
 }
+
+void validate_lifting(const std::string& who, const std::string& sn, const Subsystem& s) {
+  const StepLifting& l = *s.lifting;
+  if (l.alpha.size() != s.switching.size())
+    throw Error(who + ", " + sn + ": the lifted step form has " + std::to_string(l.alpha.size()) +
+                " step functions for " + std::to_string(s.switching.size()) + " switching functions");
+  if (l.weights.size() != s.fields.size())
+    throw Error(who + ", " + sn + ": the lifted step form has " + std::to_string(l.weights.size()) +
+                " field weights for " + std::to_string(s.fields.size()) + " fields");
+  if (l.lift.size() != l.definitions.size() || l.lift_names.size() != l.lift.size())
+    throw Error(who + ", " + sn + ": the lifted step form has " + std::to_string(l.lift.size()) +
+                " lifting variables, " + std::to_string(l.definitions.size()) + " definitions and " +
+                std::to_string(l.lift_names.size()) + " names");
+  detail::SymbolSet allowed;
+  for (const auto& a : l.alpha) allowed.insert(a.node());
+  for (std::size_t k = 0; k < l.lift.size(); ++k) {
+    // β_k may use α and the β defined before it (so one forward pass evaluates them all)
+    detail::check_depends(who, {l.definitions[k]}, allowed, sn + " lifting definition " + l.lift_names[k],
+                          "neither a step function nor an earlier lifting variable");
+    allowed.insert(l.lift[k].node());
+  }
+  detail::check_depends(who, l.weights, allowed, sn + " field weights", "neither a step function nor a lifting variable");
+}
 }  // namespace
 
 sym::Vector Pss::add_states(const std::vector<std::string>& names) {
@@ -88,6 +111,10 @@ void Pss::validate() const {
     }
     if (s.switching.empty()) throw Error(who + ", " + sn + ": no switching functions");
     check_expr(s.switching, sn + " switching functions");
+    if (s.lifting) {
+      validate_lifting(who, sn, s);
+      if (s.signs.empty()) continue;
+    }
     if (s.signs.size() != s.fields.size())
       throw Error(who + ", " + sn + ": " + std::to_string(s.signs.size()) + " sign rows for " +
                   std::to_string(s.fields.size()) + " regions");

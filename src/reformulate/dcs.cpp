@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "stasis/error.hpp"
+#include "stasis/sym/function.hpp"
 
 namespace stasis::reformulate {
 
@@ -39,6 +40,12 @@ Dcs to_dcs(const model::Pss& pss, DcsMode mode) {
   d.f = pss.f0.empty() ? sym::Vector(n_x, sym::Expr(0.0)) : pss.f0;
 
   if (mode == DcsMode::Stewart) {
+    for (std::size_t s = 0; s < pss.subsystems.size(); ++s)
+      if (pss.subsystems[s].lifting && pss.subsystems[s].signs.empty())
+        throw Error("model '" + pss.name + "': subsystem " + std::to_string(s) +
+                    " is given in the lifted step form, which only the Heaviside step representation "
+                    "(dcs: step) accepts; for dcs: stewart reformulate without lifting "
+                    "(time_freezing: {lifting: false})");
     const std::size_t n_theta = pss.n_theta();
     sym::Vector theta = sym::symbols("theta", n_theta);
     sym::Vector lambda = sym::symbols("lambda", n_theta);
@@ -81,28 +88,63 @@ Dcs to_dcs(const model::Pss& pss, DcsMode mode) {
     if (!pss.subsystems[s].indicators.empty())
       throw Error("model '" + pss.name + "': subsystem " + std::to_string(s) +
                   " is given by indicator functions, which only the Stewart representation (dcs: stewart) accepts");
-  const std::size_t n_alpha = pss.n_switching();
-  sym::Vector alpha = sym::symbols("alpha", n_alpha);
+  // α: the lifted subsystems' own step-function symbols, fresh ones elsewhere.
+  sym::Vector alpha;
+  for (const auto& sub : pss.subsystems) {
+    sym::Vector a = sub.lifting ? sub.lifting->alpha : sym::symbols("alpha", sub.switching.size());
+    alpha.insert(alpha.end(), a.begin(), a.end());
+  }
+  const std::size_t n_alpha = alpha.size();
   sym::Vector lambda_n = sym::symbols("lambda_n", n_alpha);
   sym::Vector lambda_p = sym::symbols("lambda_p", n_alpha);
   add_z(d, alpha, "alpha", 0.0, 1.0, 0.5);
   add_z(d, lambda_n, "lambda_n", 0.0, kInf, 0.5);
   add_z(d, lambda_p, "lambda_p", 0.0, kInf, 0.5);
   for (std::size_t i = 0; i < 2 * n_alpha; ++i) d.boundary_z.push_back(static_cast<int>(n_alpha + i));
+  sym::Vector lifted_equations;
   std::size_t offset = 0;
   for (std::size_t s = 0; s < pss.subsystems.size(); ++s) {
     const model::Subsystem& sub = pss.subsystems[s];
-    for (std::size_t i = 0; i < sub.n_regions(); ++i) {
-      // θ_i(α) = Π_j [(1 − S_ij)/2 + S_ij α_j] over the nonzero S_ij (fesd.md §1.4).
-      sym::Expr theta_i(1.0);
-      for (std::size_t j = 0; j < sub.switching.size(); ++j) {
-        int sij = sub.signs[i][j];
-        if (sij == 1) theta_i = theta_i * alpha[offset + j];
-        if (sij == -1) theta_i = theta_i * (1.0 - alpha[offset + j]);
+    if (sub.lifting) {
+      // θ and β as variables, θ − weights(α, β) = 0 and β − definitions(α, β) = 0 (time_freezing.md §2.5.3).
+      const model::StepLifting& l = *sub.lifting;
+      const sym::Vector theta = sym::symbols("theta", sub.n_regions());
+      for (std::size_t k = 0; k < l.lift.size(); ++k) {
+        d.z.push_back(l.lift[k]);
+        d.z_lower.push_back(0.0);
+        d.z_upper.push_back(kInf);
+        d.z_start.push_back(0.0);  // set below from α's start
+        d.z_names.push_back(l.lift_names[k]);
+        d.lifted.push_back(static_cast<int>(d.z.size()) - 1);
+        d.lifted_definitions.push_back(l.definitions[k]);
+        lifted_equations.push_back(l.lift[k] - l.definitions[k]);
       }
-      for (std::size_t r = 0; r < n_x; ++r) d.f[r] = d.f[r] + sub.fields[i][r] * theta_i;
-      d.theta.push_back(theta_i);
-      d.theta_subsystem.push_back(static_cast<int>(s));
+      for (std::size_t i = 0; i < sub.n_regions(); ++i) {
+        d.z.push_back(theta[i]);
+        d.z_lower.push_back(0.0);
+        d.z_upper.push_back(kInf);
+        d.z_start.push_back(0.0);
+        d.z_names.push_back("theta[" + std::to_string(d.theta.size()) + "]");
+        d.lifted.push_back(static_cast<int>(d.z.size()) - 1);
+        d.lifted_definitions.push_back(l.weights[i]);
+        lifted_equations.push_back(theta[i] - l.weights[i]);
+        for (std::size_t r = 0; r < n_x; ++r) d.f[r] = d.f[r] + sub.fields[i][r] * theta[i];
+        d.theta.push_back(theta[i]);
+        d.theta_subsystem.push_back(static_cast<int>(s));
+      }
+    } else {
+      for (std::size_t i = 0; i < sub.n_regions(); ++i) {
+        // θ_i(α) = Π_j [(1 − S_ij)/2 + S_ij α_j] over the nonzero S_ij (fesd.md §1.4).
+        sym::Expr theta_i(1.0);
+        for (std::size_t j = 0; j < sub.switching.size(); ++j) {
+          int sij = sub.signs[i][j];
+          if (sij == 1) theta_i = theta_i * alpha[offset + j];
+          if (sij == -1) theta_i = theta_i * (1.0 - alpha[offset + j]);
+        }
+        for (std::size_t r = 0; r < n_x; ++r) d.f[r] = d.f[r] + sub.fields[i][r] * theta_i;
+        d.theta.push_back(theta_i);
+        d.theta_subsystem.push_back(static_cast<int>(s));
+      }
     }
     for (std::size_t j = 0; j < sub.switching.size(); ++j) {
       sym::Expr eq = sub.switching[j] - lambda_p[offset + j] + lambda_n[offset + j];
@@ -112,14 +154,42 @@ Dcs to_dcs(const model::Pss& pss, DcsMode mode) {
     }
     offset += sub.switching.size();
   }
+  d.g_alg.insert(d.g_alg.end(), lifted_equations.begin(), lifted_equations.end());
   d.comp_lambda = lambda_n;
   d.comp_lambda.insert(d.comp_lambda.end(), lambda_p.begin(), lambda_p.end());
   d.comp_theta = alpha;
   for (const auto& a : alpha) d.comp_theta.push_back(1.0 - a);
+  evaluate_lifted(d, d.z_start);
   return d;
 }
 
-std::vector<double> consistent_algebraics(const Dcs& d, const std::vector<double>& sw) {
+sym::Function lifted_function(const Dcs& d) { return sym::Function("lifted_definitions", {d.z}, {d.lifted_definitions}); }
+
+void evaluate_lifted(const Dcs& d, std::vector<double>& z, const sym::Function* definitions) {
+  if (d.lifted.empty()) return;
+  if (z.size() != d.z.size())
+    throw Error("evaluate_lifted: " + std::to_string(z.size()) + " values for " + std::to_string(d.z.size()) +
+                " algebraic variables");
+  sym::Function own;
+  if (!definitions) {
+    own = lifted_function(d);
+    definitions = &own;
+  }
+  // Definitions are in dependency order, so one pass per variable settles them all.
+  for (std::size_t pass = 0; pass <= d.lifted.size(); ++pass) {
+    const std::vector<double> v = (*definitions)({z})[0];
+    bool changed = false;
+    for (std::size_t k = 0; k < d.lifted.size(); ++k) {
+      double& target = z[static_cast<std::size_t>(d.lifted[k])];
+      if (target != v[k]) changed = true;
+      target = v[k];
+    }
+    if (!changed) break;
+  }
+}
+
+std::vector<double> consistent_algebraics(const Dcs& d, const std::vector<double>& sw,
+                                          const sym::Function* lifted_definitions) {
   if (sw.size() != d.switching.size())
     throw Error("consistent_algebraics: " + std::to_string(sw.size()) + " switching values for " +
                 std::to_string(d.switching.size()) + " functions");
@@ -150,6 +220,7 @@ std::vector<double> consistent_algebraics(const Dcs& d, const std::vector<double
       z[n_alpha + j] = std::max(-sw[j], 0.0);
       z[2 * n_alpha + j] = std::max(sw[j], 0.0);
     }
+    evaluate_lifted(d, z, lifted_definitions);
   }
   return z;
 }

@@ -108,6 +108,71 @@ double inelastic_jump_duration(double normal_velocity, double D, double normal_a
   return normal_velocity >= 0.0 ? 0.0 : -normal_velocity / (D * normal_acceleration);
 }
 
+namespace {
+
+// The lifted Heaviside form of an inelastic Cls (time_freezing.md §2.5.3, header comment): fields,
+// step-function weights and lifting variables of `sub`, and the contacts of each field in `tf`.
+void lifted_regions(model::Subsystem& sub, TimeFrozenModel& tf, const sym::Vector& f_ode,
+                    const std::vector<std::array<sym::Vector, 2>>& aux, const std::vector<int>& tangential_index,
+                    std::size_t nc) {
+  model::StepLifting l;
+  l.alpha = sym::symbols("alpha", sub.switching.size());
+  bool friction = false;
+  for (int t : tangential_index) friction = friction || t >= 0;
+  auto add_lift = [&](const std::string& name, const sym::Expr& definition) {
+    l.lift.push_back(sym::Expr::symbol(name));
+    l.lift_names.push_back(name);
+    l.definitions.push_back(definition);
+    return l.lift.back();
+  };
+  const auto aq = [&](std::size_t i) { return l.alpha[i]; };
+  const auto av = [&](std::size_t i) { return l.alpha[nc + i]; };
+  std::vector<sym::Expr> beta_ode(nc), beta_aux(nc);
+  for (std::size_t i = 0; i < nc; ++i)
+    beta_ode[i] = add_lift("beta_ode[" + std::to_string(i) + "]", aq(i) * av(i));
+  if (friction)
+    for (std::size_t i = 0; i < nc; ++i)
+      beta_aux[i] = add_lift("beta_aux[" + std::to_string(i) + "]", (1.0 - aq(i)) * (1.0 - av(i)));
+  // θ_ode = Π_i (αq_i + αv_i − β_ode,i): contact i is not auxiliary (f_c,i > 0 or v_n,i > 0).
+  const auto free_of = [&](std::size_t i) { return aq(i) + av(i) - beta_ode[i]; };
+  sym::Expr theta_ode = free_of(0);
+  if (nc <= 2) {
+    for (std::size_t i = 1; i < nc; ++i) theta_ode = theta_ode * free_of(i);
+  } else {
+    sym::Expr prod = add_lift("beta_prod[0]", free_of(0) * free_of(1));
+    for (std::size_t j = 2; j + 1 < nc; ++j)
+      prod = add_lift("beta_prod[" + std::to_string(j - 1) + "]", prod * free_of(j));
+    theta_ode = prod * free_of(nc - 1);
+  }
+  sub.fields = {f_ode};
+  l.weights = {theta_ode};
+  tf.region_contacts = {{}};
+  tf.region_friction_sign = {{}};
+  for (std::size_t i = 0; i < nc; ++i) {
+    const int ci = static_cast<int>(i);
+    const sym::Expr active = friction ? beta_aux[i] : (1.0 - aq(i)) * (1.0 - av(i));
+    if (tangential_index[i] < 0) {
+      sub.fields.push_back(aux[i][0]);
+      l.weights.push_back(active);
+      tf.region_contacts.push_back({ci});
+      tf.region_friction_sign.push_back({0});
+      continue;
+    }
+    const sym::Expr at = l.alpha[static_cast<std::size_t>(tangential_index[i])];
+    sub.fields.push_back(aux[i][0]);  // pos: c_t > 0, friction against it
+    l.weights.push_back(active * at);
+    sub.fields.push_back(aux[i][1]);  // neg
+    l.weights.push_back(active * (1.0 - at));
+    tf.region_contacts.push_back({ci});
+    tf.region_contacts.push_back({ci});
+    tf.region_friction_sign.push_back({1});
+    tf.region_friction_sign.push_back({-1});
+  }
+  sub.lifting = std::move(l);
+}
+
+}  // namespace
+
 // ---------------------------------------------------------------------------------------------
 // CLS
 // ---------------------------------------------------------------------------------------------
@@ -235,6 +300,9 @@ TimeFrozenModel time_freezing(const model::Cls& cls, const TimeFreezingOptions& 
       aux[i][1] = concat(stab, an * (mn + mu * mt), sym::Expr(0.0));  // neg: c_t < 0
     }
     const std::size_t n_sw = sub.switching.size();
+    if (options.lifting) {
+      lifted_regions(sub, tf, f_ode, aux, tangential_index, nc);
+    } else {
     check_region_count(
         n_sw, who,
         std::to_string(nc) + " contacts: gap and normal velocity each, plus one per frictional contact");
@@ -253,6 +321,7 @@ TimeFrozenModel time_freezing(const model::Cls& cls, const TimeFreezingOptions& 
       sub.fields.push_back(active.empty() ? f_ode : field);
       tf.region_contacts.push_back(std::move(active));
       tf.region_friction_sign.push_back(std::move(fsign));
+    }
     }
   }
 

@@ -11,6 +11,7 @@ ModeMonitor::ModeMonitor(const reformulate::Dcs& dcs)
     : dcs_(dcs),
       theta_("theta", {dcs.z}, {dcs.theta}),
       switching_("switching", {dcs.x, dcs.u}, {dcs.switching}),
+      lifted_(reformulate::lifted_function(dcs)),
       theta_values_(dcs.theta.size()),
       switching_values_(dcs.switching.size()),
       work_(std::max({theta_.work_size(), switching_.work_size(), std::size_t{1}})) {}
@@ -56,7 +57,7 @@ Event ModeMonitor::event(double time, const std::vector<double>& x, const std::v
 }
 
 std::vector<double> ModeMonitor::consistent_algebraics(const std::vector<double>& x, const std::vector<double>& u) {
-  return reformulate::consistent_algebraics(dcs_, switching(x, u));
+  return reformulate::consistent_algebraics(dcs_, switching(x, u), &lifted_);
 }
 
 }  // namespace stasis::sim

@@ -48,9 +48,15 @@ std::vector<double> field(const model::Pss& p, std::size_t i, const std::vector<
   return f;
 }
 
-// The region whose sign row is `row`.
+// The region whose sign row is `row`: the dense form's sign row, or for a lifted one-contact model the
+// field that the signs select (TimeFreezingFile.LiftingFollowsTheDcs checks the lifted layout).
 std::size_t region(const model::Pss& p, const std::vector<int>& row) {
   const auto& signs = p.subsystems.at(0).signs;
+  if (p.subsystems.at(0).lifting && row.size() <= 3) {
+    // lifted, one contact: row = signs of (gap, normal velocity[, tangential]); fields flight, pos, neg
+    if (row[0] > 0 || row[1] > 0) return 0;
+    return row.size() == 3 && row[2] < 0 ? 2 : 1;
+  }
   for (std::size_t i = 0; i < signs.size(); ++i)
     if (signs[i] == row) return i;
   ADD_FAILURE() << "no region with these signs";
@@ -113,7 +119,7 @@ TEST(TimeFreezingExamples, BouncingBall) {
 }
 
 TEST(TimeFreezingExamples, ParticleInelastic) {
-  const SimulateFile f = read_simulate_file(example("particle_inelastic.yaml"));
+  const SimulateFile f = read_simulate_file(example("particle_inelastic.yaml"), {"time_freezing.lifting=false"});
   ASSERT_TRUE(f.time_freezing);
   const TimeFreezingFile& tf = *f.time_freezing;
   const model::Pss& p = f.model.pss;
@@ -145,7 +151,7 @@ TEST(TimeFreezingExamples, ParticleInelastic) {
 }
 
 TEST(TimeFreezingExamples, ParticleFriction) {
-  const SimulateFile f = read_simulate_file(example("particle_friction.yaml"));
+  const SimulateFile f = read_simulate_file(example("particle_friction.yaml"), {"time_freezing.lifting=false"});
   ASSERT_TRUE(f.time_freezing);
   const TimeFreezingFile& tf = *f.time_freezing;
   const model::Pss& p = f.model.pss;
@@ -167,7 +173,7 @@ TEST(TimeFreezingExamples, ParticleFriction) {
 }
 
 TEST(TimeFreezingExamples, Ball3dFriction) {
-  const SimulateFile f = read_simulate_file(example("ball_3d_friction.yaml"));
+  const SimulateFile f = read_simulate_file(example("ball_3d_friction.yaml"), {"time_freezing.lifting=false"});
   ASSERT_TRUE(f.time_freezing);
   const TimeFreezingFile& tf = *f.time_freezing;
   const model::Pss& p = f.model.pss;
@@ -188,7 +194,7 @@ TEST(TimeFreezingExamples, Ball3dFriction) {
 }
 
 TEST(TimeFreezingExamples, TwoContacts) {
-  const SimulateFile f = read_simulate_file(example("two_contacts.yaml"));
+  const SimulateFile f = read_simulate_file(example("two_contacts.yaml"), {"time_freezing.lifting=false"});
   ASSERT_TRUE(f.time_freezing);
   const TimeFreezingFile& tf = *f.time_freezing;
   const model::Pss& p = f.model.pss;
@@ -341,7 +347,7 @@ simulate: {horizon: 1, steps: 10}
 )Y";
 
 TEST(ClsEnergy, TwoLinkArmAgainstTheTextbookFormulas) {
-  const SimulateFile f = read_simulate_string(kArm, "arm.yaml");
+  const SimulateFile f = read_simulate_string(kArm, "arm.yaml", {"time_freezing.lifting=false"});
   const model::Cls& c = *f.time_freezing->cls();
   const double m1 = 1.5, m2 = 0.7, l1 = 0.8, l2 = 0.6, g = 9.81;
   const double q1 = 0.37, q2 = -1.1, v1 = 0.9, v2 = -1.7, tau1 = 0.25, tau2 = -0.4;
@@ -383,7 +389,7 @@ model:
     x0: [0.5, 0]
 simulate: {horizon: 1, steps: 10}
 )Y";
-  const SimulateFile f = read_simulate_string(pendulum, "p.yaml");
+  const SimulateFile f = read_simulate_string(pendulum, "p.yaml", {"time_freezing.lifting=false"});
   const model::Cls& c = *f.time_freezing->cls();
   sym::Vector s = {c.q[0], c.v[0]};
   EXPECT_NEAR(sym::evaluate(c.mass(0, 0), s, {0.3, 2}), 12, 1e-12);
@@ -487,7 +493,7 @@ TEST(ClsReader, Overrides) {
   EXPECT_EQ(tf.options.stabilize_positions, 1e-5);
   EXPECT_EQ(tf.cls()->contacts[0].friction, 0.2);
   const model::Pss& p = f.model.pss;
-  EXPECT_EQ(p.subsystems[0].n_regions(), 8u);
+  EXPECT_EQ(p.subsystems[0].n_regions(), 3u);  // lifted: flight, pos, neg
   // pos field with stabilization: q' = -kappa n f_c = (0, -1e-5 * (-0.01)), v' = 50 (n - 0.2 b).
   expect_near(field(p, region(p, {-1, -1, 1}), {0, -0.01, 3, -1, 0.1}), {0, 1e-7, -10, 50, 0}, 1e-15);
   const SimulateFile g =
@@ -897,3 +903,23 @@ TEST(ClsReaderErrors, StepsTooShortForAJump) {
 }
 
 }  // namespace
+
+// time_freezing.lifting: the lifted form (fields = flight + pos/neg per frictional contact, spec
+// §2.5.3) by default, the dense sign-row form for dcs: stewart or lifting: false; lifting with
+// stewart is an error at the key.
+TEST(TimeFreezingFile, LiftingFollowsTheDcs) {
+  const SimulateFile lifted = read_simulate_file(example("particle_friction.yaml"));
+  EXPECT_TRUE(lifted.time_freezing->options.lifting);
+  ASSERT_TRUE(lifted.model.pss.subsystems[0].lifting.has_value());
+  EXPECT_EQ(lifted.model.pss.subsystems[0].n_regions(), 3u);
+  EXPECT_EQ(lifted.time_freezing->frozen.region_friction_sign, (std::vector<std::vector<int>>{{}, {1}, {-1}}));
+  const SimulateFile stewart = read_simulate_file(example("particle_friction.yaml"), {"discretization.dcs=stewart"});
+  EXPECT_FALSE(stewart.time_freezing->options.lifting);
+  EXPECT_EQ(stewart.model.pss.subsystems[0].n_regions(), 8u);
+  try {
+    read_simulate_file(example("particle_friction.yaml"), {"discretization.dcs=stewart", "time_freezing.lifting=true"});
+    ADD_FAILURE() << "no error";
+  } catch (const stasis::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("lifting: false"), std::string::npos) << e.what();
+  }
+}

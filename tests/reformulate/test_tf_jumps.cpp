@@ -46,7 +46,7 @@ TEST(TimeFreezingJumps, T4InelasticBallEuler) {
   const double vs = -std::sqrt(2 * 9.81 * 0.8), ts = std::sqrt(2 * 0.8 / 9.81);
   for (double m : {1.0, 3.0}) {
     SCOPED_TRACE("M = " + std::to_string(m));
-    const auto tf = rf::time_freezing(ball(m, -9.81 * m, 0.0, 0.8, 0.0));
+    const auto tf = rf::time_freezing(ball(m, -9.81 * m, 0.0, 0.8, 0.0), dense());
     Evaluator ev(tf);
     const double h = 1e-6;
     // Start just inside the forbidden side (f_c = −1e-12 < 0) with the touchdown velocity.
@@ -77,7 +77,7 @@ TEST(TimeFreezingJumps, InelasticGeneralMassEuler) {
   c.x0 = {0.0, 1.0, 0.0, 0.0};
   rf::TimeFreezingOptions o;
   o.normal_acceleration = 50;
-  const auto tf = rf::time_freezing(c, o);
+  const auto tf = rf::time_freezing(c, dense(o));
   Evaluator ev(tf);
   const double q1 = 0.4, q2 = 0.3 * q1 * q1 + 0.1 - 1e-12;  // just below the surface
   const Vec vs = {1.5, -2.0};
@@ -116,7 +116,7 @@ TEST(TimeFreezingJumps, T7PlanarFrictionalImpactEuler) {
                  "), mu = " + std::to_string(k.mu));
     rf::TimeFreezingOptions o;
     o.normal_acceleration = 10;
-    const auto tf = rf::time_freezing(particle(k.mu), o);
+    const auto tf = rf::time_freezing(particle(k.mu), dense(o));
     Evaluator ev(tf);
     const double h = 1e-5;
     const FrozenRun r = run_frozen_euler(ev, {0.7, -1e-12, k.v1, k.v2, 0.45}, h);
@@ -141,7 +141,7 @@ TEST(TimeFreezingJumps, ElasticExactRestitutionGeneralGapAndMass) {
     c.forces = {0.0, -3 * 9.81};
     c.add_contact(q[0] + 2 * q[1] - 1, e);
     c.x0 = {1.0, 1.0, 0.0, 0.0};
-    const auto tf = rf::time_freezing(c);
+    const auto tf = rf::time_freezing(c, dense());
     Evaluator ev(tf);
     const double tau = rf::elastic_jump_duration(10, e);
     const int n_steps = 20000;
@@ -170,7 +170,7 @@ TEST(TimeFreezingJumps, ElasticExactRestitutionGeneralGapAndMass) {
 TEST(TimeFreezingJumps, ElasticNosnocLiteralCaveat) {
   rf::TimeFreezingOptions o;
   o.elastic_mode = rf::TimeFreezingOptions::ElasticMode::NosnocLiteral;
-  const auto tf = rf::time_freezing(ball(3.0, -3 * 9.81, 0.5), o);
+  const auto tf = rf::time_freezing(ball(3.0, -3 * 9.81, 0.5), dense(o));
   Evaluator ev(tf);
   auto aux = [&](const Vec& y) { return ev.field(1, y); };
   Vec y = {0.0, -2.0, 0.0};
@@ -202,7 +202,7 @@ TEST(TimeFreezingJumps, T2SpringDamperEndpoint) {
     js.stiffness = row[0];
     js.restitution = row[1];
     js.x0 = {10, 0};
-    const auto tf = rf::time_freezing(js);
+    const auto tf = rf::time_freezing(js, dense());
     Evaluator ev(tf);
     auto aux = [&](const Vec& y) { return ev.field(1, y); };
     for (double vs : {-1.0, -14.0071410359}) {
@@ -238,7 +238,7 @@ TEST(TimeFreezingJumps, JumpSystemCornerAndObliqueWall) {
     js.restitution = gamma;
     js.stiffness = k;
     js.x0 = {0.3, 0.45, -1, 0};
-    const auto tf = rf::time_freezing(js);
+    const auto tf = rf::time_freezing(js, dense());
     Evaluator ev(tf);
     Vec y = {0.0, 0.0, -1.0, -3.0, 0.3};
     const int n = 20000;
@@ -262,7 +262,7 @@ TEST(TimeFreezingJumps, JumpSystemCornerAndObliqueWall) {
     js.restitution = gamma;
     js.stiffness = k;
     js.x0 = {1, 1, 0, 0};
-    const auto tf = rf::time_freezing(js);
+    const auto tf = rf::time_freezing(js, dense());
     Evaluator ev(tf);
     const Vec ys = {0.25, 0.75, 2.0, -3.0, 1.0};  // ψ = 0, nᵀv = −1, tangential (1, −1)·v = 5
     Vec y = ys;
@@ -287,7 +287,7 @@ TEST(TimeFreezingJumps, SeedBouncingBallFirstBounce) {
   js.restitution = 0.9;
   js.stiffness = 20;
   js.x0 = {10, 0};
-  const auto tf = rf::time_freezing(js);
+  const auto tf = rf::time_freezing(js, dense());
   Evaluator ev(tf);
   Vec y = tf.pss.x0;
   const double h = 1e-4;

@@ -51,7 +51,7 @@ TEST(TimeFreezingSliding, SlowdownParticleAtRest) {
     SCOPED_TRACE("a_n = " + std::to_string(k.an));
     rf::TimeFreezingOptions o;
     o.normal_acceleration = k.an;
-    const auto tf = rf::time_freezing(particle(0.0), o);  // μ = 0: one normal field, 4 regions
+    const auto tf = rf::time_freezing(particle(0.0), dense(o));  // μ = 0: one normal field, 4 regions
     Evaluator ev(tf);
     ASSERT_EQ(ev.n_regions(), 4u);
     const Vec y = {0.3, 0.0, 1.0, 0.0, 0.7};  // on Σ, sliding along the ground
@@ -72,7 +72,7 @@ TEST(TimeFreezingSliding, SlowdownParticleAtRest) {
 TEST(TimeFreezingSliding, SlowdownWithFrictionSlip) {
   rf::TimeFreezingOptions o;
   o.normal_acceleration = 100;
-  const auto tf = rf::time_freezing(particle(0.3), o);
+  const auto tf = rf::time_freezing(particle(0.3), dense(o));
   Evaluator ev(tf);
   const Vec y = {0.3, 0.0, 2.0, 0.0, 0.7};
   const Sliding s = sliding_on_sigma(ev, y, 6);  // c_t = v1 > 0: pos field
@@ -83,7 +83,7 @@ TEST(TimeFreezingSliding, SlowdownWithFrictionSlip) {
 
 // M = 3 with force −3g: D = 1/3, φ = nᵀM⁻¹f_v = −g, θ = (a_n/3)/(a_n/3 + g).
 TEST(TimeFreezingSliding, SlowdownWithMass) {
-  const auto tf = rf::time_freezing(ball(3.0, -3 * 9.81, 0.0, 1.0, 0.0));
+  const auto tf = rf::time_freezing(ball(3.0, -3 * 9.81, 0.0, 1.0, 0.0), dense());
   Evaluator ev(tf);
   const Sliding s = sliding_on_sigma(ev, {0.0, 0.0, 0.2}, 3);
   EXPECT_NEAR(s.Dan, 100.0 / 3, 1e-12);
@@ -103,7 +103,7 @@ TEST(TimeFreezingSliding, SlowdownCurvedGapGeneralMass) {
   c.x0 = {0.0, 0.0, 0.0, 0.0};
   rf::TimeFreezingOptions o;
   o.normal_acceleration = 80;
-  const auto tf = rf::time_freezing(c, o);
+  const auto tf = rf::time_freezing(c, dense(o));
   Evaluator ev(tf);
   const double q1 = 0.6, q2 = -0.25 * q1 * q1;
   // Tangential velocity on the surface: n = (q1/2, 1), v ⟂ n.

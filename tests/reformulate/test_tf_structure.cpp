@@ -46,7 +46,7 @@ const std::vector<std::vector<int>> kS3 = {{1, 1, 1},  {1, 1, -1},  {1, -1, 1}, 
 // §2.5.2 / T13: 1 contact without friction, 1-D ball M = 1, g = 9.81, a_n = 100:
 // S = [1 1; 1 −1; −1 1; −1 −1], c = [q; v], F = [f_ode ×3, f_aux] = [(v, −9.81, 1) ×3, (0, 100, 0)].
 TEST(TimeFreezingStructure, DensePssOneContactNoFriction) {
-  const auto tf = rf::time_freezing(ball(1.0, -9.81));
+  const auto tf = rf::time_freezing(ball(1.0, -9.81), dense());
   const auto& sub = tf.pss.subsystems.at(0);
   EXPECT_EQ(sub.signs, kS2);
   ASSERT_EQ(sub.fields.size(), 4u);
@@ -76,14 +76,14 @@ TEST(TimeFreezingStructure, DensePssStabilisationMassAndAn) {
   {
     rf::TimeFreezingOptions o;
     o.stabilize_positions = 1e-5;
-    const auto tf = rf::time_freezing(ball(1.0, -9.81), o);
+    const auto tf = rf::time_freezing(ball(1.0, -9.81), dense(o));
     Evaluator ev(tf);
     const Vec y = random_point(3);
     expect_vec_near(ev.field(3, y), {-1e-5 * y[0], 100.0, 0.0}, 1e-14, "stabilised f_aux");
     expect_vec_near(ev.field(0, y), {y[1], -9.81, 1.0}, 1e-14, "f_ode");
   }
   {
-    const auto tf = rf::time_freezing(ball(3.0, -9.81));
+    const auto tf = rf::time_freezing(ball(3.0, -9.81), dense());
     Evaluator ev(tf);
     const Vec y = random_point(3);
     expect_vec_near(ev.field(0, y), {y[1], -9.81 / 3, 1.0}, 1e-14, "f_ode, M = 3");
@@ -95,7 +95,7 @@ TEST(TimeFreezingStructure, DensePssStabilisationMassAndAn) {
   {
     rf::TimeFreezingOptions o;
     o.normal_acceleration = 50;
-    const auto tf = rf::time_freezing(ball(1.0, -9.81), o);
+    const auto tf = rf::time_freezing(ball(1.0, -9.81), dense(o));
     Evaluator ev(tf);
     expect_vec_near(ev.field(3, random_point(3)), {0.0, 50.0, 0.0}, 1e-14, "f_aux, a_n = 50");
   }
@@ -105,7 +105,7 @@ TEST(TimeFreezingStructure, DensePssStabilisationMassAndAn) {
 // S = the 8 sign rows in descending order, c = [q2, v2, v1],
 // F = (v1, v2, 0, −9.81, 1) ×6, (0, 0, −10, 100, 0) [pos], (0, 0, 10, 100, 0) [neg].
 TEST(TimeFreezingStructure, DensePssPlanarFriction) {
-  const auto tf = rf::time_freezing(particle(0.1));
+  const auto tf = rf::time_freezing(particle(0.1), dense());
   const auto& sub = tf.pss.subsystems.at(0);
   EXPECT_EQ(sub.signs, kS3);
   ASSERT_EQ(sub.fields.size(), 8u);
@@ -134,7 +134,7 @@ TEST(TimeFreezingStructure, DensePssTwoContactsSummedField) {
   c.add_contact(q[0]);
   c.add_contact(q[1]);
   c.x0 = {0.8, 0.5, -1.5, -1.0};
-  const auto tf = rf::time_freezing(c);
+  const auto tf = rf::time_freezing(c, dense());
   const auto& sub = tf.pss.subsystems.at(0);
   ASSERT_EQ(sub.signs.size(), 16u);
   ASSERT_EQ(sub.fields.size(), 16u);
@@ -192,7 +192,7 @@ TEST(TimeFreezingStructure, MixedFrictionSumsPosNegAndNormalFields) {
                  .name = "floor"});
   c.add_contact(q[0], 0.0, 0.0, {}, "wall");
   c.x0 = {1.0, 1.0, 0.0, 0.0};
-  const auto tf = rf::time_freezing(c);
+  const auto tf = rf::time_freezing(c, dense());
   const auto& sub = tf.pss.subsystems.at(0);
   ASSERT_EQ(sub.switching.size(), 5u);
   ASSERT_EQ(sub.fields.size(), 32u);
@@ -235,7 +235,7 @@ TEST(TimeFreezingStructure, SpatialFriction) {
   rf::TimeFreezingOptions o;
   o.normal_acceleration = 10;
   const double eps = o.eps_t;
-  const auto tf = rf::time_freezing(c, o);
+  const auto tf = rf::time_freezing(c, dense(o));
   const auto& sub = tf.pss.subsystems.at(0);
   EXPECT_EQ(sub.signs, kS3);
   Evaluator ev(tf);
@@ -276,7 +276,7 @@ TEST(TimeFreezingStructure, GeneralMassAndCurvedGap) {
   c.x0 = {0.1, 1.0, 0.0, 0.0};
   rf::TimeFreezingOptions o;
   o.normal_acceleration = 30;
-  const auto tf = rf::time_freezing(c, o);
+  const auto tf = rf::time_freezing(c, dense(o));
   Evaluator ev(tf);
   ev.set_controls({0.7});
   for (int trial = 0; trial < 5; ++trial) {
@@ -308,7 +308,7 @@ TEST(TimeFreezingStructure, ElasticNosnocLiteralStrings) {
   auto check = [&](double m, double e, double k, auto expected_aux, const std::string& what) {
     rf::TimeFreezingOptions o = lit;
     o.stiffness = k;
-    const auto tf = rf::time_freezing(ball(m, -9.81, e), o);
+    const auto tf = rf::time_freezing(ball(m, -9.81, e), dense(o));
     const auto& sub = tf.pss.subsystems.at(0);
     EXPECT_EQ(sub.signs, (std::vector<std::vector<int>>{{1}, {-1}})) << what;
     EXPECT_TRUE(tf.elastic);
@@ -350,7 +350,7 @@ TEST(TimeFreezingStructure, ElasticNosnocLiteralStrings) {
 TEST(TimeFreezingStructure, ElasticExactFields) {
   const double c05 = rf::damping_from_restitution(10, 0.5);
   for (double m : {1.0, 3.0}) {
-    const auto tf = rf::time_freezing(ball(m, -9.81 * m, 0.5));
+    const auto tf = rf::time_freezing(ball(m, -9.81 * m, 0.5), dense());
     EXPECT_NEAR(tf.damping, c05, 1e-15);
     EXPECT_EQ(tf.stiffness, 10.0);
     Evaluator ev(tf);
@@ -366,7 +366,7 @@ TEST(TimeFreezingStructure, ElasticExactFields) {
   c.forces = {0.0, -9.81};
   c.add_contact(q[0] + 2 * q[1] - 1, 0.9);
   c.x0 = {1.0, 1.0, 0.0, 0.0};
-  const auto tf = rf::time_freezing(c);
+  const auto tf = rf::time_freezing(c, dense());
   Evaluator ev(tf);
   const double cd = rf::damping_from_restitution(10, 0.9);
   const Vec y = random_point(5);
@@ -387,7 +387,7 @@ TEST(TimeFreezingStructure, JumpSystemBouncingBall) {
   js.restitution = 0.9;
   js.stiffness = 20;
   js.x0 = {10, 0};
-  const auto tf = rf::time_freezing(js);
+  const auto tf = rf::time_freezing(js, dense());
   EXPECT_NEAR(tf.damping, 0.2998, 5e-5);
   EXPECT_NEAR(tf.damping, 0.2997981228, 1e-9);
   EXPECT_EQ(tf.pss.subsystems[0].signs, (std::vector<std::vector<int>>{{1}, {-1}}));
@@ -415,7 +415,7 @@ TEST(TimeFreezingStructure, JumpSystemSeveralConstraintsAndUserField) {
   js.restitution = 1.0;
   js.stiffness = 100;
   js.x0 = {1, 1, 0, 0};
-  const auto tf = rf::time_freezing(js);
+  const auto tf = rf::time_freezing(js, dense());
   EXPECT_EQ(tf.pss.subsystems[0].signs, kS2);
   EXPECT_EQ(tf.region_contacts, (std::vector<std::vector<int>>{{}, {1}, {0}, {0, 1}}));
   EXPECT_EQ(tf.pss.control_names, (std::vector<std::string>{"u1", "u2"}));
@@ -430,7 +430,7 @@ TEST(TimeFreezingStructure, JumpSystemSeveralConstraintsAndUserField) {
 
   model::JumpSystem user = js;
   user.auxiliary = {{x[2], x[3], -x[0], -x[1]}};
-  const auto tu = rf::time_freezing(user);
+  const auto tu = rf::time_freezing(user, dense());
   Evaluator eu(tu);
   for (std::size_t r = 1; r < 4; ++r)
     expect_vec_near(eu.field(r, y), {y[2], y[3], -y[0], -y[1], 0}, 1e-14, "single user field");
@@ -440,7 +440,7 @@ TEST(TimeFreezingStructure, JumpSystemSeveralConstraintsAndUserField) {
 
 // The time-frozen PSS goes through both DCS constructions (pipeline smoke test).
 TEST(TimeFreezingStructure, ToDcsStewartAndStep) {
-  const auto tf = rf::time_freezing(particle(0.3));
+  const auto tf = rf::time_freezing(particle(0.3), dense());
   const auto st = rf::to_dcs(tf.pss, rf::DcsMode::Stewart);
   EXPECT_EQ(st.n_x(), 5u);
   EXPECT_EQ(st.clock, 4);
@@ -471,7 +471,7 @@ TEST(TimeFreezingStructure, DenseStepDcsEqualsLiftedMulticontactFx) {
     return f.first({y, {}, z})[0];
   };
   for (double m : {1.0, 3.0}) {
-    const auto tf = rf::time_freezing(ball(m, -9.81));
+    const auto tf = rf::time_freezing(ball(m, -9.81), dense());
     const auto f = dcs_f(tf);
     for (int trial = 0; trial < 5; ++trial) {
       const Vec y = random_point(3), a = {uniform(0, 1), uniform(0, 1)};
@@ -480,7 +480,7 @@ TEST(TimeFreezingStructure, DenseStepDcsEqualsLiftedMulticontactFx) {
     }
   }
   {
-    const auto tf = rf::time_freezing(particle(0.1));
+    const auto tf = rf::time_freezing(particle(0.1), dense());
     const auto f = dcs_f(tf);
     for (int trial = 0; trial < 5; ++trial) {
       const Vec y = random_point(5), a = {uniform(0, 1), uniform(0, 1), uniform(0, 1)};
@@ -500,7 +500,7 @@ TEST(TimeFreezingStructure, DenseStepDcsEqualsLiftedMulticontactFx) {
     c.add_contact(q[0]);
     c.add_contact(q[1]);
     c.x0 = {1.0, 1.0, 0.0, 0.0};
-    const auto tf = rf::time_freezing(c);
+    const auto tf = rf::time_freezing(c, dense());
     const auto f = dcs_f(tf);
     for (int trial = 0; trial < 5; ++trial) {
       const Vec y = random_point(5), a = {uniform(0, 1), uniform(0, 1), uniform(0, 1), uniform(0, 1)};
@@ -509,5 +509,57 @@ TEST(TimeFreezingStructure, DenseStepDcsEqualsLiftedMulticontactFx) {
       expect_vec_near(eval(f, y, a), {y[2] * th0, y[3] * th0, 100 * th1, -9.81 * th0 + 100 * th2, th0}, 1e-12,
                       "two-contact f_x");
     }
+  }
+}
+
+// The lifted multicontact form (the default; time_freezing.md §2.5.3): fields F_all = [f_ode, aux...],
+// θ and β algebraic variables defined by bilinear equations. With θ, β set from α by their
+// definitions, the DCS right-hand side equals the dense form's Σ F_j θ_j(α) (checked on the spec's
+// reference cases: 1-D ball, particle with friction, two and three contacts), and g_alg vanishes.
+TEST(TimeFreezingStructure, LiftedMulticontactMatchesDenseAndSpec) {
+  auto check = [](const model::Cls& c, const std::vector<std::string>& lift_names, std::size_t n_fields,
+                  const std::string& what) {
+    const auto lifted = rf::time_freezing(c);
+    const auto dense_tf = rf::time_freezing(c, dense());
+    ASSERT_TRUE(lifted.pss.subsystems[0].lifting.has_value()) << what;
+    EXPECT_TRUE(lifted.pss.subsystems[0].signs.empty()) << what;
+    EXPECT_EQ(lifted.pss.subsystems[0].lifting->lift_names, lift_names) << what;
+    EXPECT_EQ(lifted.n_regions(), n_fields) << what;
+    const auto dl = rf::to_dcs(lifted.pss, rf::DcsMode::Step);
+    const auto dd = rf::to_dcs(dense_tf.pss, rf::DcsMode::Step);
+    const std::size_t n_alpha = dl.switching.size();
+    ASSERT_EQ(n_alpha, dd.switching.size()) << what;
+    EXPECT_EQ(dl.n_z(), 3 * n_alpha + lift_names.size() + n_fields) << what;
+    sym::Function fl("fl", {dl.x, dl.u, dl.z}, {dl.f, dl.g_alg});
+    sym::Function fd("fd", {dd.x, dd.u, dd.z}, {dd.f});
+    for (int trial = 0; trial < 5; ++trial) {
+      const Vec y = random_point(dl.n_x());
+      Vec zl(dl.n_z(), 0.0), zd(dd.n_z(), 0.0);
+      for (std::size_t j = 0; j < n_alpha; ++j) zl[j] = zd[j] = uniform(0, 1);
+      rf::evaluate_lifted(dl, zl);
+      const auto out = fl({y, {}, zl});
+      // λ are zero here, so the switching rows of g_alg are c(y); the lifted rows must vanish
+      for (std::size_t r = n_alpha; r < out[1].size(); ++r) EXPECT_NEAR(out[1][r], 0.0, 1e-14) << what << " row " << r;
+      expect_vec_near(out[0], fd({y, {}, zd})[0], 1e-12, what + " f");
+    }
+    EXPECT_THROW(rf::to_dcs(lifted.pss, rf::DcsMode::Stewart), stasis::Error) << what;
+  };
+  check(ball(1.0, -9.81), {"beta_ode[0]"}, 2, "ball");
+  check(particle(0.1), {"beta_ode[0]", "beta_aux[0]"}, 3, "particle with friction");
+  for (std::size_t nc : {2u, 3u, 4u}) {
+    model::Cls c;
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < nc; ++i) names.push_back("q" + std::to_string(i));
+    auto q = c.add_positions(names);
+    for (auto& n : names) n = "v" + n.substr(1);
+    c.add_velocities(names);
+    c.forces = sym::Vector(nc, sym::Expr(-9.81));
+    for (std::size_t i = 0; i < nc; ++i) c.add_contact(q[i]);
+    c.x0.assign(2 * nc, 0.0);
+    for (std::size_t i = 0; i < nc; ++i) c.x0[i] = 1.0;
+    std::vector<std::string> lift;
+    for (std::size_t i = 0; i < nc; ++i) lift.push_back("beta_ode[" + std::to_string(i) + "]");
+    for (std::size_t j = 0; j + 2 < nc; ++j) lift.push_back("beta_prod[" + std::to_string(j) + "]");
+    check(c, lift, 1 + nc, std::to_string(nc) + " contacts");
   }
 }

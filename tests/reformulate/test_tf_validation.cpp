@@ -28,7 +28,7 @@ void expect_error(const std::function<void()>& f, const std::vector<std::string>
 
 void expect_cls_error(const model::Cls& c, const std::vector<std::string>& needles) {
   expect_error([&] { c.validate(); }, needles);
-  expect_error([&] { rf::time_freezing(c); }, needles);
+  expect_error([&] { rf::time_freezing(c, dense()); }, needles);
 }
 
 model::Cls planar(double mu = 0.0) {
@@ -55,7 +55,7 @@ TEST(TimeFreezingValidation, ValidModelsPass) {
   // Starting on the surface (f_c = 0) is allowed (§2.1: the monoped starts on Σ).
   auto c = planar();
   c.x0 = {0.0, 0.0, 0.0, 0.0};
-  EXPECT_NO_THROW(rf::time_freezing(c));
+  EXPECT_NO_THROW(rf::time_freezing(c, dense()));
 }
 
 TEST(TimeFreezingValidation, MassMatrix) {
@@ -120,7 +120,7 @@ TEST(TimeFreezingValidation, ElasticRestrictions) {
   // Several inelastic contacts, or one elastic frictionless contact, are fine.
   c = planar(0.2);
   c.add_contact(c.q[0] + 2.0, 0.0, 0.0, {}, "wall");
-  EXPECT_NO_THROW(rf::time_freezing(c));
+  EXPECT_NO_THROW(rf::time_freezing(c, dense()));
 }
 
 TEST(TimeFreezingValidation, InitialState) {
@@ -162,26 +162,26 @@ TEST(TimeFreezingValidation, SizesAndSymbols) {
   tc.add_contact(q[0]);
   tc.x0 = {1.0, 0.0};
   EXPECT_NO_THROW(tc.validate());
-  expect_error([&] { rf::time_freezing(tc); }, {"'t'", "reserved for the clock"});
+  expect_error([&] { rf::time_freezing(tc, dense()); }, {"'t'", "reserved for the clock"});
 }
 
 TEST(TimeFreezingValidation, Options) {
   const auto c = planar();
   rf::TimeFreezingOptions o;
   o.normal_acceleration = 0;
-  expect_error([&] { rf::time_freezing(c, o); }, {"normal_acceleration"});
+  expect_error([&] { rf::time_freezing(c, dense(o)); }, {"normal_acceleration"});
   o = {};
   o.normal_acceleration = std::numeric_limits<double>::infinity();
-  expect_error([&] { rf::time_freezing(c, o); }, {"normal_acceleration", "finite"});
+  expect_error([&] { rf::time_freezing(c, dense(o)); }, {"normal_acceleration", "finite"});
   o = {};
   o.stiffness = -1;
-  expect_error([&] { rf::time_freezing(c, o); }, {"stiffness"});
+  expect_error([&] { rf::time_freezing(c, dense(o)); }, {"stiffness"});
   o = {};
   o.eps_t = 0;
-  expect_error([&] { rf::time_freezing(c, o); }, {"eps_t"});
+  expect_error([&] { rf::time_freezing(c, dense(o)); }, {"eps_t"});
   o = {};
   o.stabilize_positions = -1e-5;
-  expect_error([&] { rf::time_freezing(c, o); }, {"stabilize_positions"});
+  expect_error([&] { rf::time_freezing(c, dense(o)); }, {"stabilize_positions"});
 }
 
 TEST(TimeFreezingValidation, TooManyRegions) {
@@ -192,7 +192,7 @@ TEST(TimeFreezingValidation, TooManyRegions) {
   c.forces = {0.0};
   for (int i = 0; i < 7; ++i) c.add_contact(q[0] + i);
   c.x0 = {1.0, 0.0};
-  expect_error([&] { rf::time_freezing(c); }, {"14 switching functions", "at most 12"});
+  expect_error([&] { rf::time_freezing(c, dense()); }, {"14 switching functions", "at most 12"});
 }
 
 TEST(TimeFreezingValidation, JumpSystem) {
@@ -208,7 +208,7 @@ TEST(TimeFreezingValidation, JumpSystem) {
   EXPECT_NO_THROW(make().validate());
   auto check = [](const model::JumpSystem& js, const std::vector<std::string>& needles) {
     expect_error([&] { js.validate(); }, needles);
-    expect_error([&] { rf::time_freezing(js); }, needles);
+    expect_error([&] { rf::time_freezing(js, dense()); }, needles);
   };
   auto js = make();
   js.x0 = {-0.5, 0.0};
@@ -241,7 +241,7 @@ TEST(TimeFreezingValidation, JumpSystem) {
   odd.x0 = {1, 0, 0};
   check(odd, {"odd number of states"});
   odd.auxiliary = {{x[1], -x[0], 0.0}};
-  EXPECT_NO_THROW(rf::time_freezing(odd));
+  EXPECT_NO_THROW(rf::time_freezing(odd, dense()));
   odd.auxiliary = {{x[1], -x[0]}};
   check(odd, {"auxiliary field 0 has 2 entries"});
   odd.constraints = {x[0], x[1] + 1.0};

@@ -23,6 +23,12 @@ namespace model = stasis::model;
 namespace rf = stasis::reformulate;
 using Vec = std::vector<double>;
 
+/// The dense sign-row form (lifting off): the structure and region tests look regions up by sign rows.
+inline rf::TimeFreezingOptions dense(rf::TimeFreezingOptions o = {}) {
+  o.lifting = false;
+  return o;
+}
+
 /// Numerical evaluation of subsystem 0 of a time-frozen model.
 class Evaluator {
  public:

@@ -5,6 +5,7 @@
 // functions c^s(x,u) and a sign matrix S^s (row i: the sign of each c_j in R_i; 0 = either), or
 // directly by Stewart indicator functions g^s (R_i is where g_i is smallest). Fields of the
 // subsystems add up.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,11 +13,28 @@
 
 namespace stasis::model {
 
+/// A lifted Heaviside step form (time_freezing.md §2.5.3): the weight θ_i of each field given
+/// directly as an expression of the step functions α (one symbol per switching function) and of
+/// lifting variables β, defined one after the other by β_k = definitions_k(α, β_0..β_{k−1}).
+/// The step DCS then gets θ and β as algebraic variables with the equations θ − weights = 0 and
+/// β − definitions = 0 (each at most bilinear), instead of θ as sign products of α. The fields
+/// need not be a partition: weights of overlapping fields may be positive together (their fields add).
+struct StepLifting {
+  sym::Vector alpha;        ///< symbols standing for α_j, one per switching function
+  sym::Vector lift;         ///< symbols β_k
+  sym::Vector definitions;  ///< β_k = definitions[k], in α and earlier β
+  sym::Vector weights;      ///< θ_i, one per field, in α and β
+  std::vector<std::string> lift_names;  ///< names of the β (results, messages)
+};
+
 struct Subsystem {
   sym::Vector switching;                ///< c^s(x, u)
   std::vector<std::vector<int>> signs;  ///< S^s: one row per region, entries -1, 0, +1
   std::vector<sym::Vector> fields;      ///< f^s_i(x, u), one per region
   sym::Vector indicators;               ///< alternatively g^s(x, u) directly (Stewart form only)
+  /// Alternatively the lifted step form (Heaviside DCS only; then `signs` is empty and the
+  /// fields are not regions but the terms of F_all θ).
+  std::optional<StepLifting> lifting;
   std::string name;                     ///< for messages
   std::size_t n_regions() const { return fields.size(); }
 };

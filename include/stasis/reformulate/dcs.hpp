@@ -10,6 +10,7 @@
 
 #include "stasis/model/pss.hpp"
 #include "stasis/sym/expr.hpp"
+#include "stasis/sym/function.hpp"
 
 namespace stasis::reformulate {
 
@@ -24,7 +25,7 @@ struct Dcs {
   int clock = -1;
 
   /// Algebraic variables of a stage point, with bounds and nosnoc's initial guesses (§4.7):
-  /// Stewart z = (θ, λ, μ); Heaviside z = (α, λn, λp).
+  /// Stewart z = (θ, λ, μ); Heaviside z = (α, λn, λp), then for a lifted subsystem (β, θ).
   sym::Vector z;
   std::vector<double> z_lower, z_upper, z_start;
   std::vector<std::string> z_names;
@@ -41,6 +42,10 @@ struct Dcs {
   sym::Vector switching;   ///< all c(x) (Heaviside) or indicator functions g (Stewart), for events
   sym::Vector theta;       ///< Filippov multipliers θ as expressions of z (variables or products of α)
   std::vector<int> theta_subsystem;  ///< subsystem of each θ component
+  /// Lifted step form (model::StepLifting): indices into z of the β and θ variables, each defined by
+  /// z[lifted[k]] = lifted_definitions[k](z) in dependency order (its equation is part of g_alg).
+  std::vector<int> lifted;
+  sym::Vector lifted_definitions;
 
   std::size_t n_x() const { return x.size(); }
   std::size_t n_u() const { return u.size(); }
@@ -55,6 +60,14 @@ Dcs to_dcs(const model::Pss& pss, DcsMode mode);
 /// (per subsystem); Heaviside α = 1, 0 or ½ by the sign of c, λp = max(c, 0), λn = −min(c, 0).
 /// A start far from this (nosnoc's constant guesses) can leave IPOPT stranded in the restoration
 /// phase when |c(x0)| is large.
-std::vector<double> consistent_algebraics(const Dcs& dcs, const std::vector<double>& switching_values);
+/// Lifted variables (Dcs::lifted) follow from α through their definitions; pass
+/// lifted_function(dcs), built once, when calling this repeatedly.
+std::vector<double> consistent_algebraics(const Dcs& dcs, const std::vector<double>& switching_values,
+                                          const sym::Function* lifted_definitions = nullptr);
+
+/// The definitions of the lifted variables as a function of z (one output vector).
+sym::Function lifted_function(const Dcs& dcs);
+/// Sets the lifted variables of `z` from their definitions at the other entries.
+void evaluate_lifted(const Dcs& dcs, std::vector<double>& z, const sym::Function* lifted_definitions = nullptr);
 
 }  // namespace stasis::reformulate

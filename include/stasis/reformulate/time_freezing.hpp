@@ -4,7 +4,15 @@
 // (pss.clock = its index): t' = 1 in the ODE region, t' = 0 in every auxiliary region, so the
 // clock is physical time and every frozen interval is a jump.
 //
-// Cls, inelastic (all e = 0) — nosnoc's dense PSS path (§2.5.2) with its two defects fixed:
+// Cls, inelastic (all e = 0), lifted (options.lifting, the default) — nosnoc's multicontact path (§2.5.3):
+//   the switching functions below; fields F_all = [f_ode, then per contact its auxiliary field (μ_i = 0)
+//   or its pos and neg fields]; step functions α; lifting variables
+//     β_ode,i = αq_i αv_i,  β_aux,i = (1 − αq_i)(1 − αv_i) (if any contact has friction),
+//     β_prod,1 = Π_{i<=2} (αq_i + αv_i − β_ode,i), β_prod,j = β_prod,j−1 (αq_j+1 + αv_j+1 − β_ode,j+1) (n_c >= 3);
+//   weights θ_ode = Π_i (αq_i + αv_i − β_ode,i) (through β_prod when n_c >= 3), θ_aux,i = (1 − αq_i)(1 − αv_i)
+//   or β_aux,i, θ_pos,i = β_aux,i αt_i, θ_neg,i = β_aux,i (1 − αt_i). Regions = fields (overlapping
+//   auxiliary fields add up). The model has no sign rows: dcs: step only.
+// Cls, inelastic, dense (options.lifting = false) — nosnoc's dense PSS path (§2.5.2) with its two defects fixed:
 //   * switching functions (§2.2, this order):
 //       c = [ f_c,i (i = 1..n_c) ; v_n,i = n_iᵀv (i = 1..n_c) ; c_t,i (contacts with μ_i > 0, in order) ]
 //     planar friction (tangent n_q × 1):  c_t,i = b_iᵀv
@@ -57,6 +65,10 @@ struct TimeFreezingOptions {
   /// Elastic CLS auxiliary field (spec §2.6): exact restitution for any affine gap and M (default),
   /// or nosnoc's literal N K Nᵀ [q; v] (for parity with nosnoc).
   enum class ElasticMode { Exact, NosnocLiteral } elastic_mode = ElasticMode::Exact;
+  /// Inelastic Cls: the lifted Heaviside form of nosnoc's default (time_freezing.md §2.5.3; θ and β
+  /// are algebraic variables, the model is usable with dcs: step only), or the dense sign-row PSS
+  /// (false; needed for dcs: stewart). The two give the same Filippov system.
+  bool lifting = true;
   /// Throws stasis::Error naming the option if a value is out of range or not finite.
   void validate() const;
 };

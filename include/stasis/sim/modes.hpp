@@ -38,7 +38,7 @@ class ModeMonitor {
 
  private:
   reformulate::Dcs dcs_;
-  sym::Function theta_, switching_;
+  sym::Function theta_, switching_, lifted_;
   std::vector<double> theta_values_, switching_values_, work_;
 };
 
