@@ -45,6 +45,17 @@ void require_kind(const std::string& file, const std::string& expected) {
                 (kind == "ocp" ? std::string("solve") : kind) + "' for it");
 }
 
+// Time-frozen OCPs: speed-of-time bounds that cannot be met on their face (ocp::check_speed_of_time),
+// reported like the reader's errors, with the file's name in front.
+void check_speed_of_time(const io::OcpFile& file) {
+  if (!file.time_freezing) return;
+  try {
+    ocp::check_speed_of_time(file.time_freezing->frozen, file.ocp);
+  } catch (const Error& e) {
+    throw Error(file.path + ": error: " + e.what());
+  }
+}
+
 // DIR/report.html next to result.json; failing here does not fail the run (its results are written).
 void write_report_for(const std::string& dir, bool quiet) {
   try {
@@ -175,6 +186,7 @@ int run_solve(const CommonOptions& o) {
   io::OcpFile file = io::read_ocp_file(o.file, o.overrides);
   if (o.verbose) file.homotopy.print_level = 5;
   ocp::Options oo{file.discretization, file.homotopy};
+  check_speed_of_time(file);
   reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, oo.discretization.dcs);
   ocp::Solver solver(dcs, file.ocp, oo);
   const auto& P = solver.transcription().problem;
@@ -195,6 +207,10 @@ int run_solve(const CommonOptions& o) {
   if (file.time_freezing) {
     // Physical time (the clock), impacts and sanity checks; then the re-simulation check.
     const reformulate::TimeFrozenModel& model = file.time_freezing->frozen;
+    // A failed solve: do the speed-of-time bounds or the clock constraints explain it?
+    const ocp::SpeedOfTimeDiagnosis diagnosis = ocp::diagnose_speed_of_time(model, solver, r);
+    const std::string solver_message = r.message;
+    if (!diagnosis.empty()) r.message += "; " + diagnosis.message;
     const ocp::PhysicalResult p = ocp::recover_physical(model, r);
     std::optional<ocp::Validation> v;
     if (file.validate_steps_per_stage > 0) {
@@ -203,16 +219,19 @@ int run_solve(const CommonOptions& o) {
                    file.ocp.stages * file.validate_steps_per_stage);
       v = ocp::validate(model, file.ocp, oo, r, p, {file.validate_steps_per_stage});
     }
-    io::write_text_file((fs::path(dir) / "result.json").string(), io::time_frozen_ocp_result_json(file, r, p, v));
+    io::write_text_file((fs::path(dir) / "result.json").string(),
+                        io::time_frozen_ocp_result_json(file, r, p, v, diagnosis));
     io::write_text_file((fs::path(dir) / "trajectory.csv").string(), io::physical_trajectory_csv(p.trajectory));
     io::write_text_file((fs::path(dir) / "events.csv").string(), io::impacts_csv(p.trajectory));
     io::write_text_file((fs::path(dir) / "numerical.csv").string(),
                         io::trajectory_csv(file.model.pss, r.time, r.states));
-    fmt::print("{}: {} (objective {:.10g}, final time {:.10g}, residual {:.2e}); {} impacts; after {} NLP solves, {} "
-               "IPOPT iterations, {:.3f} s (construction {:.3f} s)\n",
-               r.converged ? "converged" : "NOT converged", r.message, r.objective, p.final_time, r.residual,
-               p.trajectory.impacts.size(), r.homotopy.nlp_solves, r.homotopy.nlp_iterations, r.solve_time_s,
-               r.construction_time_s);
+    fmt::print(
+        "{}: {} (objective {:.10g}, final time {:.10g}, residual {:.2e}); {} impacts; after {} NLP solves, "
+        "{} IPOPT iterations, {:.3f} s (construction {:.3f} s)\n",
+        r.converged ? "converged" : "NOT converged", solver_message, r.objective, p.final_time, r.residual,
+        p.trajectory.impacts.size(), r.homotopy.nlp_solves, r.homotopy.nlp_iterations, r.solve_time_s,
+        r.construction_time_s);
+    if (!diagnosis.empty()) fmt::print("diagnosis: {}\n", diagnosis.message);
     for (const auto& w : p.trajectory.warnings) fmt::print("warning: {}\n", w);
     if (!p.frozen_stages.empty()) {
       std::string list;
@@ -259,6 +278,7 @@ int run_check(const CommonOptions& o) {
   }
   if (kind == "ocp") {
     io::OcpFile file = io::read_ocp_file(o.file, o.overrides);
+    check_speed_of_time(file);
     reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, file.discretization.dcs);
     ocp::Solver solver(dcs, file.ocp, {file.discretization, file.homotopy});
     const auto& P = solver.transcription().problem;

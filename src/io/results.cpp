@@ -289,8 +289,10 @@ std::string ocp_result_json(const OcpFile& file, const ocp::Result& r) {
   return j.dump(2) + "\n";
 }
 
-std::string time_frozen_ocp_result_json(const OcpFile& file, const ocp::Result& r, const ocp::PhysicalResult& p,
-                                        const std::optional<ocp::Validation>& validation) {
+std::string time_frozen_ocp_result_json(const OcpFile& file, const ocp::Result& r,
+                                        const ocp::PhysicalResult& p,
+                                        const std::optional<ocp::Validation>& validation,
+                                        const ocp::SpeedOfTimeDiagnosis& diagnosis) {
   json j = ocp_common(file, r);
   time_frozen_fields(j, file.model.pss, *file.time_freezing, r.time, r.states, r.speed_of_time, p.trajectory,
                      file.draw);
@@ -319,6 +321,21 @@ std::string time_frozen_ocp_result_json(const OcpFile& file, const ocp::Result& 
                        {"path_violation_where", v.path_violation_where},
                        {"message", v.message},
                        {"wall_time_s", v.wall_time_s}};
+  }
+  if (!diagnosis.empty()) {
+    json sot = json::array();
+    for (double v : diagnosis.speed_of_time) sot.push_back(number(v));
+    j["speed_of_time_diagnosis"] = {{"stages", diagnosis.stages},
+                                    {"stages_at_bound", diagnosis.stages_at_bound},
+                                    {"clock_violated", diagnosis.clock_violated},
+                                    {"max_clock_violation", number(diagnosis.max_clock_violation)},
+                                    {"speed_of_time", sot},
+                                    {"bound", diagnosis.bound},
+                                    {"key", diagnosis.key},
+                                    {"bound_value", number(diagnosis.bound_value)},
+                                    {"needed", number(diagnosis.needed)},
+                                    {"frozen_time", number(diagnosis.frozen_time)},
+                                    {"message", diagnosis.message}};
   }
   return j.dump(2) + "\n";
 }

@@ -275,6 +275,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc) {
         std::chrono::duration<double>(Clock::now() - t_start).count() >= options_.timeout_s)
       timeout = true;
     std::vector<double> wm = mpcc_part(failed ? sr.w : w);
+    res.last_iterate = wm;
     r = problem_.complementarity_residual(wm, &par);
     StepStats st;
     st.step = i;
@@ -296,6 +297,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc) {
   }
   res.nlp_solves = i;
   res.w = mpcc_part(w);
+  if (res.last_iterate.empty()) res.last_iterate = res.w;
   res.multipliers = previous;
   res.residual = failed ? problem_.complementarity_residual(res.w, &par) : r;
   res.objective = problem_.objective(res.w, &par);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "stasis/error.hpp"
+#include "stasis/ocp/time_frozen.hpp"
 
 namespace stasis::ocp {
 
@@ -23,6 +24,7 @@ struct Solver::Impl {
 Solver::Solver(const reformulate::Dcs& dcs, const discretize::OcpSpec& spec, const Options& options)
     : dcs_(dcs), spec_(spec), options_(options), impl_(std::make_unique<Impl>()) {
   auto t0 = Clock::now();
+  if (spec_.clock >= 0) check_speed_of_time(spec_);
   impl_->tr = discretize::transcribe(dcs_, spec_, options_.discretization);
   impl_->homotopy = std::make_unique<mpcc::Homotopy>(impl_->tr.problem, options_.homotopy);
   const auto& full = impl_->homotopy->relaxed().start();

@@ -8,7 +8,10 @@
 #include <limits>
 
 #include "stasis/error.hpp"
+#include "stasis/reformulate/dcs.hpp"
+#include "stasis/reformulate/time_freezing.hpp"
 #include "stasis/sim/integrator.hpp"
+#include "stasis/sim/modes.hpp"
 #include "stasis/sym/function.hpp"
 
 namespace stasis::ocp {
@@ -21,6 +24,18 @@ std::string num(double v) {
   char b[32];
   std::snprintf(b, sizeof b, "%.3g", v);
   return b;
+}
+
+// v to 3 significant digits, rounded up (a value to raise a bound to "at least") or down ("at most").
+std::string num_up(double v) {
+  if (!std::isfinite(v) || v == 0.0) return num(v);
+  const double scale = std::pow(10.0, std::floor(std::log10(std::fabs(v))) - 2);
+  return num(std::ceil(v / scale * (1 - 1e-12)) * scale);
+}
+std::string num_down(double v) {
+  if (!std::isfinite(v) || v == 0.0) return num(v);
+  const double scale = std::pow(10.0, std::floor(std::log10(std::fabs(v))) - 2);
+  return num(std::floor(v / scale * (1 + 1e-12)) * scale);
 }
 
 // Elements per stage of an OCP result (stages = controls.size()).
@@ -80,6 +95,356 @@ PhysicalResult recover_physical(const reformulate::TimeFrozenModel& model, const
     if (end - start <= eps) p.frozen_stages.push_back(static_cast<int>(k));
   }
   return p;
+}
+
+namespace {
+
+// "3", "3, 4", "3–7, 9" (0-based stage numbers, runs of consecutive ones as ranges).
+std::string stage_list(const std::vector<int>& stages) {
+  std::string out;
+  for (std::size_t i = 0; i < stages.size();) {
+    std::size_t j = i;
+    while (j + 1 < stages.size() && stages[j + 1] == stages[j] + 1) ++j;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(stages[i]);
+    if (j > i) out += (j == i + 1 ? ", " : "–") + std::to_string(stages[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+// The physical horizon T_phys the clock constraints ask for: the horizon, or T_final's bounds.
+double physical_lower(const discretize::OcpSpec& spec) {
+  return spec.time_optimal ? spec.final_time_lower : spec.horizon;
+}
+double physical_upper(const discretize::OcpSpec& spec) {
+  return spec.time_optimal ? spec.final_time_upper : spec.horizon;
+}
+
+// The stage-length clause of messages: "(T/N + τ)/(T/N)" or "(T_final/N + τ)/(T/N)".
+const char* stage_formula(const discretize::OcpSpec& spec) {
+  return spec.time_optimal ? "(T_final/N + τ)/(T/N)" : "(T/N + τ)/(T/N)";
+}
+
+// What else shortens a stage's need for speed: a shorter frozen phase, fewer (longer) stages, and
+// (time-optimal) a longer numerical horizon.
+std::string other_remedies(const reformulate::TimeFrozenModel& model, const discretize::OcpSpec& spec) {
+  std::string r;
+  if (model.elastic)
+    r = "a stiffer spring (time_freezing.stiffness of a cls model, auxiliary.stiffness of a jump model; the "
+        "spring phase lasts τ = sqrt((π² + ln² e)/k))";
+  else
+    r = "a larger time_freezing.normal_acceleration (an impact freezes the clock for τ = |nᵀv|/(D·a_n))";
+  r += ", fewer and so longer stages (ocp.stages; s = T_phys/T + τ·N/T)";
+  if (spec.time_optimal) r += " or a longer numerical horizon (ocp.horizon)";
+  return r;
+}
+
+}  // namespace
+
+void check_speed_of_time(const discretize::OcpSpec& spec) {
+  if (spec.clock < 0) return;
+  const double lo = spec.speed_of_time_lower, up = spec.speed_of_time_upper, start = spec.speed_of_time_start;
+  const double T = spec.horizon;
+  if (!(lo > 0.0))
+    throw Error("time_freezing.speed_of_time.lower is " + num(lo) +
+                ", expected a value in (0, 1]: the speed of time must stay positive");
+  if (!(lo <= up))
+    throw Error("time_freezing.speed_of_time.lower = " + num(lo) +
+                " is above time_freezing.speed_of_time.upper = " + num(up) +
+                ": raise the upper bound to at least " + num(lo) +
+                " (free flight needs s = 1, a stage holding a jump more)");
+  if (!(lo <= start && start <= up))
+    throw Error("time_freezing.speed_of_time.start = " + num(start) + " lies outside [lower, upper] = [" +
+                num(lo) + ", " + num(up) + "]");
+  if (!(T > 0.0) || spec.stages < 1) return;  // transcribe() reports these
+  // A stage in free flight advances the clock by s·T/N and must advance it by T_phys/N.
+  const double t_lo = physical_lower(spec), t_hi = physical_upper(spec);
+  if (t_lo > up * T) {
+    if (spec.time_optimal)
+      throw Error("ocp.final_time.lower = " + num(t_lo) +
+                  " cannot be reached from the numerical horizon ocp.horizon = " + num(T) +
+                  ": a stage in free flight needs a speed of time s = T_final/T >= " + num(t_lo / T) +
+                  ", above time_freezing.speed_of_time.upper = " + num(up) +
+                  "; raise time_freezing.speed_of_time.upper to at least " + num_up(t_lo / T) +
+                  ", ocp.horizon to at least " + num_up(t_lo / up) + ", or lower ocp.final_time.lower");
+    throw Error("time_freezing.speed_of_time.upper = " + num(up) +
+                " is below 1: with a fixed horizon the clock must advance by T/N in every stage, which needs "
+                "s = 1 in "
+                "free flight (and more in a stage holding a jump); raise time_freezing.speed_of_time.upper "
+                "to at least 1");
+  }
+  if (t_hi < lo * T) {
+    if (spec.time_optimal)
+      throw Error("ocp.final_time.upper = " + num(t_hi) +
+                  " is too short for the numerical horizon ocp.horizon = " + num(T) +
+                  ": a stage in free flight needs a speed of time s = T_final/T <= " + num(t_hi / T) +
+                  ", below time_freezing.speed_of_time.lower = " + num(lo) +
+                  "; lower time_freezing.speed_of_time.lower to at most " + num_down(t_hi / T) +
+                  ", ocp.horizon to at most " + num_down(t_hi / lo) +
+                  ", or raise ocp.final_time.upper to at least " + num_up(lo * T));
+    throw Error(
+        "time_freezing.speed_of_time.lower = " + num(lo) +
+        " is above 1: with a fixed horizon the clock must advance by exactly T/N in every stage, which needs "
+        "s = 1 in free flight; lower time_freezing.speed_of_time.lower to at most 1");
+  }
+}
+
+void check_speed_of_time(const reformulate::TimeFrozenModel& model, const discretize::OcpSpec& spec) {
+  check_speed_of_time(spec);
+  if (spec.clock < 0 || model.elastic || !(model.normal_acceleration > 0) || model.D.empty() ||
+      model.gaps.empty())
+    return;
+  // Only a fixed initial state is known before solving.
+  for (std::size_t i = 0; i < spec.x0_free.size(); ++i)
+    if (spec.x0_free[i] && static_cast<int>(i) != model.clock) return;
+  const std::vector<double>& y0 = model.pss.x0;
+  if (y0.size() != model.pss.n_x()) return;
+  const std::vector<double> u(model.pss.n_u(), 0.0);
+  const std::vector<std::vector<double>> v = sym::Function(
+      "impact", {model.pss.x, model.pss.u}, {model.gaps, model.normal_velocities, model.D})({y0, u});
+  double tau = 0.0;
+  std::size_t worst = 0;
+  for (std::size_t c = 0; c < v[0].size(); ++c) {
+    if (!(v[0][c] <= 0.0) || !(v[1][c] < 0.0) || !(v[2][c] > 0.0)) continue;
+    const double t = reformulate::inelastic_jump_duration(v[1][c], v[2][c], model.normal_acceleration);
+    if (t > tau) {
+      tau = t;
+      worst = c;
+    }
+  }
+  if (!(tau > 0.0)) return;
+  const double N = spec.stages, T = spec.horizon, L = T / N, A = physical_lower(spec) / N;
+  const double up = spec.speed_of_time_upper, need = (A + tau) / L;
+  if (need <= up) return;
+  const std::string name = worst < model.contact_names.size() && !model.contact_names[worst].empty()
+                               ? "'" + model.contact_names[worst] + "'"
+                               : std::to_string(worst);
+  std::string fix = "raise time_freezing.speed_of_time.upper to at least " + num_up(need);
+  if (up * L > A)
+    fix += ", time_freezing.normal_acceleration to at least " +
+           num_up(-v[1][worst] / (v[2][worst] * (up * L - A)));
+  const double max_stages = std::floor((up - physical_lower(spec) / T) * T / tau);
+  if (max_stages >= 1)
+    fix += ", or use at most " + num(max_stages) + (max_stages == 1 ? " stage" : " stages") + " (ocp.stages)";
+  throw Error("the initial state starts an impact at contact " + name + " (gap " + num(v[0][worst]) +
+              ", normal velocity " + num(v[1][worst]) + "): the clock stays frozen for τ = |nᵀv|/(D·a_n) = " +
+              num(tau) + " of numerical time, so the first stage needs a speed of time of at least " +
+              stage_formula(spec) + " = " + num_up(need) +
+              ", above time_freezing.speed_of_time.upper = " + num(up) + "; " + fix);
+}
+
+namespace {
+
+// Unscaled frozen time of every control stage when the last iterate's controls are simulated
+// explicitly from its initial state: RK4 on the time-frozen field with s = 1, the region chosen
+// by the signs of the switching functions (as sim::Integrator's predictor; contact phases
+// chatter about the surface and so slow the clock on average as the Filippov field does), until
+// the clock has advanced by A = T_phys/N; the numerical time that takes is A + τ_k. NaN where
+// the state stops being finite or τ_k exceeds tau_cap.
+std::vector<double> explicit_frozen_time(const reformulate::TimeFrozenModel& model, const Solver& solver,
+                                         const std::vector<double>& w, double A, double tau_cap) {
+  const discretize::OcpSpec& spec = solver.spec();
+  const discretize::IndexMap& map = solver.transcription().map;
+  const int N = spec.stages;
+  const std::size_t n_x = model.pss.n_x(), n_u = model.pss.n_u();
+  const auto clock = static_cast<std::size_t>(model.clock);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> tau(static_cast<std::size_t>(N), nan);
+  if (!(A > 0)) return tau;
+  const reformulate::Dcs dcs = reformulate::to_dcs(model.pss, solver.options().discretization.dcs);
+  sim::ModeMonitor modes(dcs);
+  const sym::Function field("field", {dcs.x, dcs.u, dcs.z}, {dcs.f});
+  std::vector<double> work(std::max(field.work_size(), std::size_t{1}));
+  std::vector<double> y(w.begin() + map.x0, w.begin() + map.x0 + static_cast<std::ptrdiff_t>(n_x));
+  std::vector<double> k1(n_x), k2(n_x), k3(n_x), k4(n_x), tmp(n_x), z;
+  const double dtau = A / 2000;
+  for (int k = 0; k < N; ++k) {
+    const auto first = w.begin() + map.u[static_cast<std::size_t>(k)];
+    const std::vector<double> u(first, first + static_cast<std::ptrdiff_t>(n_u));
+    auto rate = [&](const std::vector<double>& at, std::vector<double>& out) {
+      z = modes.consistent_algebraics(at, u);
+      const double* in[3] = {at.data(), u.data(), z.data()};
+      double* o[1] = {out.data()};
+      field.eval(in, o, work.data());
+    };
+    const double clock0 = y[clock];
+    double tau_num = 0.0;
+    bool finite = true;
+    while (y[clock] - clock0 < A && tau_num - A <= tau_cap && finite) {
+      // the last substep ends where the clock reaches A (free flight: exactly)
+      const double remaining = A - (y[clock] - clock0);
+      const double dt = std::min(dtau, std::max(remaining, 1e-12 * A));
+      rate(y, k1);
+      for (std::size_t i = 0; i < n_x; ++i) tmp[i] = y[i] + 0.5 * dt * k1[i];
+      rate(tmp, k2);
+      for (std::size_t i = 0; i < n_x; ++i) tmp[i] = y[i] + 0.5 * dt * k2[i];
+      rate(tmp, k3);
+      for (std::size_t i = 0; i < n_x; ++i) tmp[i] = y[i] + dt * k3[i];
+      rate(tmp, k4);
+      for (std::size_t i = 0; i < n_x; ++i) {
+        y[i] += dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+        finite = finite && std::isfinite(y[i]);
+      }
+      tau_num += dt;
+    }
+    if (!finite || tau_num - A > tau_cap) break;
+    tau[static_cast<std::size_t>(k)] = std::max(0.0, tau_num - A);
+  }
+  return tau;
+}
+
+}  // namespace
+
+SpeedOfTimeDiagnosis diagnose_speed_of_time(const reformulate::TimeFrozenModel& model, const Solver& solver,
+                                            const Result& r) {
+  SpeedOfTimeDiagnosis d;
+  const discretize::OcpSpec& spec = solver.spec();
+  const discretize::IndexMap& map = solver.transcription().map;
+  if (r.converged || spec.clock < 0 || map.speed_of_time.empty()) return d;
+  const std::vector<double>& w = r.homotopy.last_iterate.empty() ? r.w : r.homotopy.last_iterate;
+  if (w.size() != solver.transcription().problem.n_variables()) return d;
+  const auto at = [&](mpcc::Index i) { return w[static_cast<std::size_t>(i)]; };
+  const int N = spec.stages, clock = spec.clock;
+  const double T = spec.horizon, L = T / N, lo = spec.speed_of_time_lower, up = spec.speed_of_time_upper;
+  const double T_phys = spec.time_optimal ? at(map.final_time) : T, A = T_phys / N;
+  const double t0 = at(map.x0 + clock);
+  const bool stagewise = spec.clock_constraints == discretize::OcpSpec::ClockConstraints::Stagewise;
+
+  // ---- the last iterate: s_k at a bound, clock constraints violated ----
+  const double s_tol_up = 1e-3 * std::max(1.0, up), s_tol_lo = 1e-3 * std::max(1.0, lo);
+  const double c_tol = 1e-6 * std::max(1.0, std::fabs(T_phys));
+  std::vector<int> at_upper, at_lower, lagging, ahead;
+  // Unscaled frozen time per stage as the iterate has it: s_k·L − (clock advance).
+  std::vector<double> frozen_iterate(static_cast<std::size_t>(N), 0.0);
+  double previous = t0;
+  for (int k = 0; k < N; ++k) {
+    const auto ku = static_cast<std::size_t>(k);
+    const double s = at(map.speed_of_time[ku]);
+    d.speed_of_time.push_back(s);
+    const double end = at(map.fe[ku].back().x_end + clock);
+    if (s >= up - s_tol_up) at_upper.push_back(k);
+    if (s <= lo + s_tol_lo && lo < up) at_lower.push_back(k);
+    if (stagewise || k == N - 1) {
+      const double violation = end - t0 - double(k + 1) / N * T_phys;
+      d.max_clock_violation = std::max(d.max_clock_violation, std::fabs(violation));
+      if (violation < -c_tol) lagging.push_back(k);
+      if (violation > c_tol) ahead.push_back(k);
+      if (std::fabs(violation) > c_tol) d.clock_violated.push_back(k);
+    }
+    frozen_iterate[ku] = std::max(0.0, s * L - (end - previous));
+    previous = end;
+  }
+  // The upper bound is in the way where s_k sits at it or the clock lags behind its grid; the
+  // lower one where the clock runs ahead while s_k sits at the lower bound. s_k at the lower bound
+  // alone is normal (free flight with lower = 1).
+  const bool upper = !at_upper.empty() || !lagging.empty();
+  std::vector<int> lower_stages;
+  for (int k : ahead)
+    if (std::find(at_lower.begin(), at_lower.end(), k) != at_lower.end()) lower_stages.push_back(k);
+  if (!upper && lower_stages.empty()) return d;
+  const std::vector<int>& late = upper ? lagging : ahead;
+  d.bound = upper ? "upper" : "lower";
+  d.key = "time_freezing.speed_of_time." + d.bound;
+  d.bound_value = upper ? up : lo;
+  d.stages_at_bound = upper ? at_upper : lower_stages;
+  std::vector<int> stages = d.stages_at_bound;
+  stages.insert(stages.end(), late.begin(), late.end());
+  std::sort(stages.begin(), stages.end());
+  stages.erase(std::unique(stages.begin(), stages.end()), stages.end());
+
+  std::string where = "speed of time (last iterate, stages 0-based): ";
+  if (!d.stages_at_bound.empty())
+    where +=
+        "s_k sits at " + d.key + " = " + num(d.bound_value) + " in stage(s) " + stage_list(d.stages_at_bound);
+  if (!late.empty()) {
+    where += d.stages_at_bound.empty() ? "the clock" : "; the clock";
+    where += std::string(upper ? " lags behind" : " runs ahead of") + " its grid " +
+             (stagewise ? "t0 + k·T_phys/N" : "t0 + T_phys") + " at the end of stage(s) " + stage_list(late) +
+             " (by up to " + num(d.max_clock_violation) + ")";
+  }
+  if (!upper) {
+    d.stages = stages;
+    d.needed = T_phys / T;
+    d.message =
+        where + ". A stage in free flight needs s = T_phys/T = " + num(T_phys / T) +
+        "; lower time_freezing.speed_of_time.lower to at most " + num_down(T_phys / T) +
+        (spec.time_optimal ? ", or change ocp.horizon (the numerical horizon) or ocp.final_time" : "");
+    return d;
+  }
+
+  // ---- what the stages need: the explicit simulation, else the iterate's own frozen time ----
+  // Stage k needs (A + τ_k)/L (stagewise), or all stages together (T_phys + Σ τ_k)/T (terminal
+  // clock constraint only: the frozen time may be made up anywhere).
+  const std::vector<double> simulated_tau =
+      explicit_frozen_time(model, solver, w, A, std::max(100.0, 10.0 * up) * L);
+  bool simulated = true;
+  for (double t : simulated_tau) simulated = simulated && std::isfinite(t);
+  std::vector<double> tau(static_cast<std::size_t>(N), 0.0);
+  for (int k = 0; k < N; ++k) {
+    const auto ku = static_cast<std::size_t>(k);
+    // a failed simulation: trust neither estimate alone
+    tau[ku] = simulated
+                  ? simulated_tau[ku]
+                  : std::max(frozen_iterate[ku], std::isfinite(simulated_tau[ku]) ? simulated_tau[ku] : 0.0);
+  }
+  double need = 0.0, frozen = 0.0;
+  int worst = -1;
+  if (stagewise) {
+    for (int k = 0; k < N; ++k) {
+      // without a complete simulation only the stages the iterate points at count
+      if (!simulated && std::find(stages.begin(), stages.end(), k) == stages.end()) continue;
+      const double nk = (A + tau[static_cast<std::size_t>(k)]) / L;
+      if (nk > need) {
+        need = nk;
+        frozen = tau[static_cast<std::size_t>(k)];
+        worst = k;
+      }
+    }
+  } else {
+    for (double t : tau) frozen += t;
+    need = (T_phys + frozen) / T;
+  }
+  if (worst >= 0 && simulated) stages.push_back(worst);
+  std::sort(stages.begin(), stages.end());
+  stages.erase(std::unique(stages.begin(), stages.end()), stages.end());
+  d.stages = stages;
+  const bool conclusive = need > up * (1.0 + 1e-3);
+  if (at_upper.empty() && !conclusive)
+    return {};  // a lagging clock the bound lets catch up (an unfinished solve)
+
+  std::string why;
+  if (simulated) {
+    why = stagewise ? "Simulated explicitly with the last iterate's controls (RK4, s = 1), stage " +
+                          std::to_string(worst) + " freezes the clock for τ ≈ " + num(frozen) +
+                          " of numerical time (jumps, contact) and needs s = " + stage_formula(spec) + " ≈ " +
+                          num_up(need)
+                    : "Simulated explicitly with the last iterate's controls (RK4, s = 1), the clock is "
+                      "frozen for τ ≈ " +
+                          num(frozen) +
+                          " of numerical time in all (jumps, contact), which needs s ≈ (T_phys + τ)/T = " +
+                          num_up(need) + " on average";
+  } else {
+    why = stagewise
+              ? std::string("A stage holding a frozen phase (jump or contact) of τ ≈ ") + num(frozen) +
+                    " of numerical time needs s = " + stage_formula(spec) + " ≈ " + num_up(need)
+              : "The frozen phases (jumps, contact) of about τ = " + num(frozen) +
+                    " of numerical time in all need s ≈ (T_phys + τ)/T = " + num_up(need) + " on average";
+    why += " (estimated from the last iterate)";
+  }
+  if (conclusive) {
+    d.needed = need;
+    d.frozen_time = frozen;
+    d.message = where + ". " + why + "; raise time_freezing.speed_of_time.upper to at least " + num_up(need) +
+                " (with a margin, e.g. " + num(std::ceil(1.25 * need)) +
+                "), or shorten what the speed of time must make up: " + other_remedies(model, spec);
+  } else {
+    d.message = where + ". " + why +
+                ", within the bound: the bound may still be what makes the problem infeasible; raise "
+                "time_freezing.speed_of_time.upper above " +
+                num(up) + ", or try " + other_remedies(model, spec);
+  }
+  return d;
 }
 
 Validation validate(const reformulate::TimeFrozenModel& model, const discretize::OcpSpec& spec,

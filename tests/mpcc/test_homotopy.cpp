@@ -139,3 +139,37 @@ TEST(Homotopy, BadOptionsAreRejected) {
   set_option(o, "ipopt.mu_strategy", "monotone");
   EXPECT_EQ(o.ipopt.at("mu_strategy"), "monotone");
 }
+
+// Result::last_iterate: where the last relaxed NLP stopped. Equal to w after a successful step;
+// after a failed first step w is the start point and last_iterate is IPOPT's own last point.
+TEST(Homotopy, LastIterateOfAFailedStep) {
+  {
+    Problem p = t8_problem();
+    Homotopy h(p);
+    Result r = h.solve();
+    ASSERT_TRUE(r.converged) << r.message;
+    EXPECT_EQ(r.last_iterate, r.w);
+  }
+  // min x1² + x2² s.t. x1 + x2 = 1 and x1 + x2 = 3 (infeasible), 0 <= x1 ⟂ x2 >= 0, start (5, 5).
+  Problem p;
+  Index x = p.add_variables("x", 2, -kInf, kInf, 5.0);
+  sym::Vector xs = sym::symbols("x", 2);
+  BlockModel m;
+  m.name = "infeasible";
+  m.variables = xs;
+  m.objective = sq(xs[0]) + sq(xs[1]);
+  m.constraints = {xs[0] + xs[1], xs[0] + xs[1]};
+  m.G = {xs[0]};
+  m.H = {xs[1]};
+  p.add_block(p.add_block_kind(m), {x, x + 1}, {}, {1.0, 3.0}, {1.0, 3.0});
+  HomotopyOptions o;
+  o.max_steps = 1;
+  Homotopy h(p, o);
+  Result r = h.solve();
+  EXPECT_FALSE(r.converged);
+  EXPECT_EQ(r.w, (std::vector<double>{5.0, 5.0}));  // no good iterate: the start point
+  ASSERT_EQ(r.last_iterate.size(), 2u);
+  EXPECT_NE(r.last_iterate, r.w);
+  // IPOPT ends near the least-squares point x1 + x2 = 2.
+  EXPECT_NEAR(r.last_iterate[0] + r.last_iterate[1], 2.0, 0.5);
+}

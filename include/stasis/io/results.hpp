@@ -23,11 +23,12 @@ std::string ocp_result_json(const OcpFile& file, const ocp::Result& result);
 std::string time_frozen_simulation_result_json(const SimulateFile& file, const sim::Result& result,
                                                const sim::PhysicalTrajectory& physical);
 /// Time-frozen (cls / jump) OCP: as time_frozen_simulation_result_json, plus the OCP's objective,
-/// controls and solver statistics, `final_time` and `control_time` as clock values, `frozen_stages`
-/// and (when given) `validation`.
+/// controls and solver statistics, `final_time` and `control_time` as clock values, `frozen_stages`,
+/// (when given) `validation` and (when not empty) `speed_of_time_diagnosis`.
 std::string time_frozen_ocp_result_json(const OcpFile& file, const ocp::Result& result,
                                         const ocp::PhysicalResult& physical,
-                                        const std::optional<ocp::Validation>& validation);
+                                        const std::optional<ocp::Validation>& validation,
+                                        const ocp::SpeedOfTimeDiagnosis& diagnosis = {});
 std::string physical_trajectory_csv(const sim::PhysicalTrajectory& physical);
 /// time and every state, one row per finite-element boundary.
 std::string trajectory_csv(const model::Pss& model, const std::vector<double>& time,

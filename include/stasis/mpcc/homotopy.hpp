@@ -34,6 +34,10 @@ struct Result {
   bool converged = false;
   std::string message;
   std::vector<double> w;  ///< the MPCC's variables (elastic variables removed)
+  /// The MPCC's variables as the last relaxed NLP returned them: = w unless that NLP failed (then
+  /// w is the last good iterate, or the start point, and this is where IPOPT stopped — what a
+  /// diagnosis of the failure should look at).
+  std::vector<double> last_iterate;
   double objective = 0.0;
   double residual = 0.0;
   double initial_residual = 0.0;

@@ -48,6 +48,8 @@ struct Result {
 
 class Solver {
  public:
+  /// Time-frozen models (spec.clock >= 0): throws stasis::Error from check_speed_of_time(spec)
+  /// (ocp/time_frozen.hpp) for speed-of-time bounds that cannot be met on their face.
   Solver(const reformulate::Dcs& dcs, const discretize::OcpSpec& spec, const Options& options);
   ~Solver();
   std::function<void(const mpcc::StepStats&)> on_step;
@@ -58,6 +60,8 @@ class Solver {
   /// Solve from a given MPCC start point (e.g. a previous solution's w).
   Result solve_from(const std::vector<double>& w0);
   const discretize::Transcription& transcription() const;
+  const discretize::OcpSpec& spec() const { return spec_; }
+  const Options& options() const { return options_; }
   mpcc::Homotopy& homotopy();
 
  private:

@@ -5,6 +5,9 @@
 //   §4.7 sanity checks (sim::recover_physical), the physical control grid (the clock at each
 //   stage start) and the stages in which the clock does not advance at all (frozen stages, whose
 //   controls have no physical meaning);
+// - check_speed_of_time / diagnose_speed_of_time: speed-of-time bounds that cannot produce the
+//   physical control grid, before solving (an error) and after a failed solve (a diagnosis naming
+//   the stages, the bound and what to raise);
 // - validate: re-simulate the optimal controls with the time-freezing integrator (each stage's
 //   control held over its physical interval) and compare with the OCP trajectory; check gaps and
 //   the OCP's path constraints and bounds at every physical point of the OCP trajectory.
@@ -62,6 +65,56 @@ struct Validation {
   std::string message;       ///< one-line summary, or why the re-simulation failed
   double wall_time_s = 0.0;  ///< re-simulation (construction included) and checks
 };
+
+/// Before solving a time-frozen OCP (spec.clock >= 0; time_freezing.md §3.2–§3.3). In numerical
+/// time a control stage lasts L = T/N (T = spec.horizon, the numerical horizon) and its clock
+/// advances by s_k·(L − frozen numerical time); the clock constraints ask for T_phys/N per stage
+/// (T_phys = T, or T_final when time-optimal). So a stage in free flight needs s_k = T_phys/T, and a
+/// stage holding a jump of unscaled frozen length τ_jump needs s_k = (T_phys/N + τ_jump)/L.
+/// Throws stasis::Error naming the option keys (time_freezing.speed_of_time.lower/upper/start,
+/// ocp.final_time, ocp.horizon) and the value needed when
+/// - not 0 < lower <= start <= upper;
+/// - no physical horizon allowed (T, or [final_time_lower, final_time_upper] when time-optimal)
+///   gives a free-flight speed T_phys/T within [lower, upper];
+/// and, with the model:
+/// - the fixed initial state starts an inelastic impact (gap <= 0, nᵀv < 0) whose frozen phase
+///   τ = |nᵀv|/(D a_n) the first stage cannot hold (upper·L < T_phys,min/N + τ).
+void check_speed_of_time(const discretize::OcpSpec& spec);
+void check_speed_of_time(const reformulate::TimeFrozenModel& model, const discretize::OcpSpec& spec);
+
+/// Why a time-frozen OCP that did not converge may be infeasible because of its speed of time.
+struct SpeedOfTimeDiagnosis {
+  /// 0-based control stages involved: those in which s_k sits at the bound or whose clock
+  /// constraint is violated in its direction in the last iterate (mpcc::Result::last_iterate:
+  /// where the last relaxed NLP stopped), and the stage that needs the most.
+  std::vector<int> stages;
+  std::vector<int> stages_at_bound;   ///< the stages with s_k within 1e-3·max(1, bound) of it
+  std::vector<int> clock_violated;    ///< stages whose clock constraint is violated (> 1e-6·max(1, T_phys))
+  std::vector<double> speed_of_time;  ///< s_k of every stage in the last iterate
+  double max_clock_violation = 0.0;   ///< over all clock constraints
+  std::string bound;                  ///< "upper" or "lower": the bound in the way ("" if none)
+  std::string key;                    ///< the option to change: time_freezing.speed_of_time.upper / .lower
+  double bound_value = std::numeric_limits<double>::quiet_NaN();
+  /// Estimated value the bound needs, NaN if the estimate is not beyond it: the largest over the
+  /// stages of (T_phys/N + τ_k)/L (stagewise clock constraints) or (T_phys + Σ τ_k)/T (terminal),
+  /// τ_k the unscaled numerical time the stage's jumps and contact phases freeze the clock, from
+  /// an explicit simulation of the last iterate's controls (RK4, s = 1) or, if that fails, from
+  /// the iterate (s_k·L − clock advance).
+  double needed = std::numeric_limits<double>::quiet_NaN();
+  /// τ of the stage that needs the most (Σ τ_k with terminal clock constraints); NaN with `needed`.
+  double frozen_time = std::numeric_limits<double>::quiet_NaN();
+  std::string message;  ///< what to change; "" = nothing points at the speed of time
+  bool empty() const { return message.empty(); }
+};
+
+/// For a result of `solver` (built from model.pss's DCS) that did not converge: looks at the speed
+/// of time and the clock constraints in the last iterate (docs/guide-ocp.md, "Speed-of-time
+/// bounds"). Upper bound: some s_k sits at it, or a clock constraint lags and the estimate
+/// exceeds the bound. Lower bound (needed = T_phys/T, the free-flight speed): the clock runs
+/// ahead where s_k sits at it. Otherwise, and for converged results, the diagnosis is empty.
+/// The message names the option keys of problem files (time_freezing.speed_of_time.upper, ...).
+SpeedOfTimeDiagnosis diagnose_speed_of_time(const reformulate::TimeFrozenModel& model, const Solver& solver,
+                                            const Result& result);
 
 /// Never throws for a failed re-simulation (resimulated = false and the reason in `message`);
 /// the constraint checks are done in any case. `spec` and `options` are the OCP's (speed-of-time
