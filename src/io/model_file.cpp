@@ -382,7 +382,8 @@ void read_model(const YamlDocument& doc, const std::vector<MapEntry>& top_entrie
   model.where = kind.key_where;
   if (kind.key != "pss") {
     tf.emplace();
-    bool stewart = false;  // the discretization section is read later; only its dcs matters here
+    // The discretization section is read later; only its dcs (default: the options' default) matters here.
+    bool stewart = discretize::Options{}.dcs == reformulate::DcsMode::Stewart;
     if (const MapEntry* disc = find_entry(top_entries, "discretization"); disc && disc->value.IsMap())
       if (const YAML::Node dcs = disc->value["dcs"]; dcs && dcs.IsScalar()) stewart = dcs.Scalar() == "stewart";
     detail::read_time_frozen_model(doc, kind, time_freezing, simulate, stewart, name, ms, model, *tf);
