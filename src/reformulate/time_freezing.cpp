@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <sstream>
 
@@ -393,7 +394,8 @@ TimeFrozenModel time_freezing(const model::JumpSystem& system, const TimeFreezin
     tf.gaps.push_back(system.constraints[i]);
     tf.normal_velocities.push_back(sym::dot(sym::gradient(system.constraints[i], system.x), system.f));
     tf.friction.push_back(0.0);
-    tf.restitution.push_back(system.restitution);
+    // A user auxiliary field makes its own jump law: no restitution to compare the jumps with.
+    tf.restitution.push_back(builtin ? system.restitution : std::numeric_limits<double>::quiet_NaN());
     tf.contact_names.push_back("constraint " + std::to_string(i));
   }
 

@@ -141,6 +141,124 @@ std::string list_text(const json& j) {
   return s;
 }
 
+// A limit: "1e-3" for powers of ten, else compact.
+std::string limit_text(double v) {
+  const double k = std::round(std::log10(v));
+  if (v > 0.0 && std::fabs(v - std::pow(10.0, k)) <= 1e-12 * v) return "1e" + std::to_string(static_cast<int>(k));
+  return format_number(v, 3);
+}
+
+std::string stage_list(const std::vector<int>& stages) {
+  std::string s;
+  for (int k : stages) s += (s.empty() ? "" : ", ") + std::to_string(k);
+  return s;
+}
+
+// "frozen_stages": a list of 0-based stage indices.
+std::vector<int> read_frozen_stages(const Reader& rd, const json& j) {
+  rd.array(j, "frozen_stages");
+  std::vector<int> stages;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    if (!j[i].is_number_integer() || j[i].get<long long>() < 0)
+      rd.fail("frozen_stages[" + std::to_string(i) + "]",
+              std::string("is ") + (j[i].is_number() ? j[i].dump() : Reader::type_name(j[i])) +
+                  ", expected a stage index >= 0");
+    stages.push_back(j[i].get<int>());
+  }
+  return stages;
+}
+
+// The "validation" block of a time-frozen OCP result: its figures checked against the limits of
+// report.hpp, and the deviation at every stage end as a plot (frozen stages hatched).
+ValidationData read_validation(const Reader& rd, const json& v, const std::vector<int>& frozen) {
+  rd.object(v, "validation");
+  ValidationData d;
+  using V = Check::Verdict;
+  const auto fail = [&](const std::string& why) { d.failures.push_back(why); };
+  const auto flag = [&](const std::string& key, const std::string& name) {
+    const json* b = Reader::find(v, key);
+    if (!b) return;
+    if (!b->is_boolean())
+      rd.fail("validation." + key, std::string("is ") + Reader::type_name(*b) + ", expected true or false");
+    const bool yes = b->get<bool>();
+    d.checks.push_back({name, yes ? "yes" : "no", "yes", yes ? V::Pass : V::Fail});
+    if (!yes) fail(name + ": no");
+  };
+  const auto limited = [&](const std::string& key, const std::string& name, double limit,
+                           const std::string& where) {
+    const std::optional<double> x = rd.optional_number(v, key, "validation." + key);
+    const json* present = v.is_object() && v.contains(key) ? &v.at(key) : nullptr;
+    if (!x && !present) return;
+    const double value = x.value_or(kNaN);  // null: not finite, or not computed
+    const std::string lim = "≤ " + limit_text(limit);
+    if (!std::isfinite(value)) {
+      d.checks.push_back({name, "n/a", lim, V::NotAvailable});
+      return;
+    }
+    std::string text = format_number(value, 3);
+    if (!where.empty() && value > 0.0) text += " (" + where + ")";
+    const bool ok = value <= limit;
+    d.checks.push_back({name, text, lim, ok ? V::Pass : V::Fail});
+    if (!ok) fail(name + " " + format_number(value, 3) + " > " + limit_text(limit));
+  };
+  const auto info = [&](const std::string& name, const std::string& value) {
+    d.checks.push_back({name, value, "", V::Info});
+  };
+
+  flag("resimulated", "re-simulated to the end");
+  flag("simulation_converged", "every integrator step converged");
+  if (const json* steps = Reader::find(v, "steps")) {
+    std::string text = format_number(rd.number(*steps, "validation.steps"), 12);
+    if (const auto per = rd.optional_number(v, "steps_per_stage", "validation.steps_per_stage"))
+      text += " (" + format_number(*per, 12) + " per control stage)";
+    info("integrator steps", text);
+  }
+  if (const auto h = rd.optional_number(v, "horizon", "validation.horizon"))
+    info("physical time simulated", format_number(*h, 10));
+  limited("final_state_deviation", "final state deviation", kDeviationLimit, "");
+  limited("max_deviation_at_stage_ends", "max deviation at stage ends", kDeviationLimit, "");
+  limited("max_gap_violation", "max gap violation", kViolationLimit, "");
+  std::string where;
+  if (const json* w = Reader::find(v, "path_violation_where"))
+    where = rd.text(*w, "validation.path_violation_where");
+  limited("max_path_violation", "max path violation", kViolationLimit, where);
+  if (const json* fs = Reader::find(v, "simulated_final_state")) {
+    rd.object(*fs, "validation.simulated_final_state");
+    if (!fs->empty()) info("re-simulated final state", state_text(*fs));
+  }
+  if (const auto w = rd.optional_number(v, "wall_time_s", "validation.wall_time_s"))
+    info("wall time", seconds(*w));
+  if (const json* m = Reader::find(v, "message")) d.message = rd.text(*m, "validation.message");
+  d.passed = d.failures.empty();
+
+  if (const json* sd = Reader::find(v, "stage_end_deviation")) {
+    const std::vector<double> dev = rd.numbers(*sd, "validation.stage_end_deviation");
+    if (!dev.empty()) {
+      Plot p;
+      p.title = "deviation at the end of each control stage";
+      p.x_label = "control stage (0-based)";
+      bool positive = false;
+      for (double x : dev) positive = positive || (std::isfinite(x) && x > 0.0);
+      p.log_y = positive;
+      std::vector<double> k;
+      for (std::size_t i = 0; i < dev.size(); ++i) k.push_back(static_cast<double>(i));
+      p.series.push_back({"|x_sim − x_ocp|", k, dev, SeriesStyle::Line, true});
+      p.series.push_back({"limit " + limit_text(kDeviationLimit),
+                          {-0.5, static_cast<double>(dev.size()) - 0.5},
+                          {kDeviationLimit, kDeviationLimit},
+                          SeriesStyle::Line,
+                          false,
+                          true});
+      p.x_extent = {-0.5, static_cast<double>(dev.size()) - 0.5};
+      for (int f : frozen) p.shaded.emplace_back(f - 0.5, f + 0.5);
+      p.shaded_label = "frozen stage";
+      p.hatched = true;
+      d.stage_plot = std::move(p);
+    }
+  }
+  return d;
+}
+
 // Intervals of tau where the clock does not advance.
 std::vector<std::pair<double, double>> frozen_intervals(const std::vector<double>& tau,
                                                         const std::vector<double>& clock) {
@@ -516,6 +634,24 @@ ReportData report_data(const std::string& text, const std::string& source, const
       sum.emplace_back("warnings", std::to_string(data.warnings.size()));
     }
 
+    // ---- time-frozen OCP: frozen stages and the re-simulation check ----
+    if (const json* fs = Reader::find(j, "frozen_stages")) {
+      data.frozen_stages = read_frozen_stages(rd, *fs);
+      const auto& f = *data.frozen_stages;
+      sum.emplace_back("frozen stages",
+                       f.empty() ? "none"
+                                 : stage_list(f) + " (0-based): the clock stands still there, so their "
+                                                   "controls act on no physical time and have no physical "
+                                                   "meaning");
+    }
+    if (const json* v = Reader::find(j, "validation")) {
+      data.validation = read_validation(rd, *v, data.frozen_stages.value_or(std::vector<int>{}));
+      std::string text = data.validation->passed ? "passed" : "failed: ";
+      for (std::size_t i = 0; i < data.validation->failures.size(); ++i)
+        text += (i ? "; " : "") + data.validation->failures[i];
+      sum.emplace_back("validation", text);
+    }
+
     const std::string phys_label = numerical ? "physical time t" : "time t";
     if (const json* st = Reader::find(j, "states"); st && !time.empty()) {
       PlotGroup g{"physical", numerical ? "States against physical time" : "States", "", {}};
@@ -586,13 +722,41 @@ ReportData report_data(const std::string& text, const std::string& source, const
       std::vector<double> x = tc;
       if (std::isfinite(end) && (x.empty() || end > x.back())) x.push_back(end);
       PlotGroup g{"controls", "Controls", "Piecewise constant on each control stage.", {}};
+      // Frozen stages (time-frozen OCPs) last no physical time: left out of the plots against
+      // physical time (marked there by a line at their clock value) and hatched in a plot per stage.
+      std::vector<int> frozen;
+      for (int k : data.frozen_stages.value_or(std::vector<int>{}))
+        if (k >= 0 && static_cast<std::size_t>(k) < tc.size()) frozen.push_back(k);
+      std::vector<EventMark> control_marks = marks;
+      for (int k : frozen)
+        control_marks.push_back({tc[static_cast<std::size_t>(k)], "frozen-stage",
+                                 "frozen stage " + std::to_string(k) + " at t = " +
+                                     format_number(tc[static_cast<std::size_t>(k)], 10)});
+      Plot per_stage;
+      per_stage.title = "controls per stage (frozen stages hatched)";
+      per_stage.x_label = "control stage (0-based)";
+      for (int k : frozen) per_stage.shaded.emplace_back(k, k + 1);
+      per_stage.shaded_label = "frozen stage";
+      per_stage.hatched = true;
+      std::vector<double> stage_x;
+      for (std::size_t k = 0; k <= tc.size(); ++k) stage_x.push_back(static_cast<double>(k));
       for (auto& [name, values] : rd.columns(j["controls"], "controls", tc.size(), "control_time")) {
+        per_stage.series.push_back({name, stage_x, values, SeriesStyle::Step, false});
+        for (int k : frozen) values[static_cast<std::size_t>(k)] = kNaN;
         Plot p;
         p.title = name;
         p.x_label = phys_label;
         p.series.push_back({name, x, values, SeriesStyle::Step, false});
-        p.events = marks;
+        p.events = control_marks;
         g.plots.push_back(std::move(p));
+      }
+      if (!frozen.empty() && !g.plots.empty()) {
+        g.note += " Stage" + std::string(frozen.size() == 1 ? " " : "s ") + stage_list(frozen) +
+                  " (0-based) " + (frozen.size() == 1 ? "is" : "are") +
+                  " frozen: the clock stands still there, so " + (frozen.size() == 1 ? "its" : "their") +
+                  " controls act on no physical time and have no physical meaning. They are left out of the "
+                  "plots against physical time (a line marks where) and hatched in the plot per stage.";
+        g.plots.push_back(std::move(per_stage));
       }
       if (!g.plots.empty()) data.groups.push_back(std::move(g));
     }

@@ -36,6 +36,11 @@ svg.stasis-plot{border:1px solid #e0e0e0;max-width:100%;height:auto}
 .filmstrip figure{margin:0;background:#fff;border:1px solid #ddd;padding:4px}
 .filmstrip figcaption{font-size:12px;color:#444;text-align:center;margin-top:2px}
 ul.warnings li{color:#b35900;font-size:13px}
+.check-pass{color:#1a7f37;font-weight:bold}
+.check-fail{color:#c62828;font-weight:bold}
+.check-na{color:#777}
+tr.row-fail td,tr.row-fail th{background:#fdecea}
+p.validation-message{font-family:"DejaVu Sans Mono",monospace;font-size:12px;background:#fff;border:1px solid #ddd;padding:4px 8px;max-width:1100px;overflow-wrap:anywhere}
 footer{margin-top:30px;font-size:12px;color:#888}
 )CSS";
 
@@ -224,6 +229,50 @@ std::string table_html(const Table& t, const std::string& css_class, std::size_t
   return s;
 }
 
+// The validation section: the checks with their verdicts, the message, the deviation per stage.
+static_assert(kDeviationLimit == 1e-3 && kViolationLimit == 1e-6,
+              "the limits are stated in the note below and in docs/report.md");
+std::string validation_html(const ValidationData& v) {
+  std::string h = "<section id=\"validation\"><h2>Validation</h2>\n";
+  h += "<p class=\"note\">The optimal controls re-simulated with the time-freezing integrator from the "
+       "initial state and compared with the OCP's physical trajectory (the physical states, without the "
+       "clock). A deviation passes at most 1e-3, a gap or path violation at most 1e-6 (docs/report.md).</p>\n";
+  std::string verdict = v.passed ? "passed: every check within its limit" : "failed: ";
+  for (std::size_t i = 0; i < v.failures.size(); ++i) verdict += (i ? "; " : "") + v.failures[i];
+  h += std::string("<p class=\"validation-verdict ") + (v.passed ? "check-pass" : "check-fail") + "\">" +
+       escape_html(verdict) + "</p>\n";
+  h += "<table class=\"validation\"><thead><tr><th>check</th><th>value</th><th>limit</th><th>verdict</th>"
+       "</tr></thead><tbody>\n";
+  for (const Check& c : v.checks) {
+    const char* row = "info";
+    const char* word = "";
+    switch (c.verdict) {
+      case Check::Verdict::Pass:
+        row = "pass";
+        word = "pass";
+        break;
+      case Check::Verdict::Fail:
+        row = "fail";
+        word = "fail";
+        break;
+      case Check::Verdict::NotAvailable:
+        row = "na";
+        word = "n/a";
+        break;
+      case Check::Verdict::Info:
+        break;
+    }
+    h += std::string("<tr class=\"row-") + row + "\"><th>" + escape_html(c.name) + "</th><td>" +
+         escape_html(c.value) + "</td><td>" + escape_html(c.limit) + "</td><td class=\"check-" + row + "\">" +
+         word + "</td></tr>\n";
+  }
+  h += "</tbody></table>\n";
+  if (!v.message.empty()) h += "<p class=\"validation-message\">" + escape_html(v.message) + "</p>\n";
+  if (v.stage_plot) h += "<div class=\"plots\">\n" + render_svg(*v.stage_plot) + "</div>\n";
+  h += "</section>\n";
+  return h;
+}
+
 // A playback speed that makes the run last about six seconds.
 double default_speed(double duration) {
   static const double speeds[] = {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100};
@@ -264,6 +313,7 @@ std::string report_html(const ReportData& data) {
 
   // Table of contents.
   h += "<nav><a href=\"#summary\">summary</a>";
+  if (data.validation) h += "<a href=\"#validation\">validation</a>";
   if (data.draw) h += "<a href=\"#animation\">animation</a>";
   for (const auto& g : data.groups)
     h += "<a href=\"#" + escape_html(g.id) + "\">" + escape_html(g.title) + "</a>";
@@ -275,6 +325,8 @@ std::string report_html(const ReportData& data) {
   for (const auto& [k, v] : data.summary) {
     std::string cls;
     if (k == "status") cls = " class=\"status-" + escape_html(v) + "\"";
+    if (k == "validation" && data.validation)
+      cls = data.validation->passed ? " class=\"check-pass\"" : " class=\"check-fail\"";
     h += "<tr><th>" + escape_html(k) + "</th><td" + cls + ">" + escape_html(v) + "</td></tr>\n";
   }
   h += "</tbody></table>\n";
@@ -284,6 +336,8 @@ std::string report_html(const ReportData& data) {
     h += "</ul>\n";
   }
   h += "</section>\n";
+
+  if (data.validation) h += validation_html(*data.validation);
 
   if (data.draw && !data.time.empty()) {
     const DrawData& d = *data.draw;

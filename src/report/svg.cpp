@@ -317,9 +317,23 @@ std::string render_svg(const Plot& plot, const std::string& css_class) {
   // Shaded bands.
   for (const auto& [a, b] : plot.shaded) {
     const double xa = X(std::max(a, x0)), xb = X(std::min(b, x1));
+    const double w = std::max(xb - xa, 0.8);
     s += "<rect class=\"shade\" data-t0=\"" + data_number(a) + "\" data-t1=\"" + data_number(b) + "\" x=\"" +
-         px(xa) + "\" y=\"" + px(top) + "\" width=\"" + px(std::max(xb - xa, 0.8)) + "\" height=\"" + px(ph) +
-         "\" fill=\"#f4c542\" fill-opacity=\"0.28\"/>\n";
+         px(xa) + "\" y=\"" + px(top) + "\" width=\"" + px(w) + "\" height=\"" + px(ph) + "\" fill=\"#f4c542\" " +
+         (plot.hatched ? "fill-opacity=\"0.14\"" : "fill-opacity=\"0.28\"") + "/>\n";
+    if (plot.hatched) {
+      // Diagonal lines y = c − x (pixels), 7 px apart, clipped to the band.
+      const double ya = top, yb = top + ph;
+      s += "<g class=\"hatch\" data-t0=\"" + data_number(a) + "\" data-t1=\"" + data_number(b) +
+           "\" stroke=\"#c99a06\" stroke-width=\"1\" stroke-opacity=\"0.7\">";
+      for (double c = xa + ya; c < xa + w + yb; c += 7.0) {
+        const double lo = std::max(xa, c - yb), hi = std::min(xa + w, c - ya);
+        if (hi - lo < 0.5) continue;
+        s += "<line x1=\"" + px(lo) + "\" y1=\"" + px(c - lo) + "\" x2=\"" + px(hi) + "\" y2=\"" + px(c - hi) +
+             "\"/>";
+      }
+      s += "</g>\n";
+    }
   }
 
   // Grid, ticks and labels.
@@ -495,14 +509,19 @@ std::string render_svg(const Plot& plot, const std::string& css_class) {
     for (std::size_t i = 0; i < legend.size(); ++i) {
       const double yy = ly + 12 + 14.0 * static_cast<double>(i);
       const Entry& e = legend[i];
-      if (e.kind == 2)
+      if (e.kind == 2) {
         s += "<rect x=\"" + px(lx + 5) + "\" y=\"" + px(yy - 7) + "\" width=\"16\" height=\"8\" fill=\"" +
-             e.color + "\" fill-opacity=\"0.4\"/>";
-      else
+             e.color + "\" fill-opacity=\"" + (plot.hatched ? "0.2" : "0.4") + "\"/>";
+        if (plot.hatched)
+          for (double d : {0.0, 6.0, 12.0})
+            s += "<line x1=\"" + px(lx + 5 + d) + "\" y1=\"" + px(yy + 1) + "\" x2=\"" + px(lx + 9 + d) +
+                 "\" y2=\"" + px(yy - 7) + "\" stroke=\"#c99a06\" stroke-width=\"1\"/>";
+      } else {
         s += "<line x1=\"" + px(lx + 5) + "\" y1=\"" + px(yy - 3) + "\" x2=\"" + px(lx + 21) + "\" y2=\"" +
              px(yy - 3) + "\" stroke=\"" + e.color + "\" stroke-width=\"2\"" +
              (e.kind == 1 ? " stroke-dasharray=\"4 3\"" : (e.dashed ? " stroke-dasharray=\"6 3\"" : "")) +
              "/>";
+      }
       std::string label = e.label.size() > 28 ? e.label.substr(0, 27) + "…" : e.label;
       s += "<text x=\"" + px(lx + 26) + "\" y=\"" + px(yy) + "\" fill=\"#333\">" + escape_html(label) +
            "</text>";

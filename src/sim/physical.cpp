@@ -176,7 +176,7 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
         if (!m.elastic && va[c] < -1e-6)
           out.warnings.push_back("impact at t = " + num(imp.time) + ", contact " + std::to_string(c) +
                                  ": normal velocity after the jump is " + num(va[c]) + " < 0");
-        if (m.elastic && c < m.restitution.size() && std::fabs(vb[c]) > 1e-9) {
+        if (m.elastic && c < m.restitution.size() && std::isfinite(m.restitution[c]) && std::fabs(vb[c]) > 1e-9) {
           double e_real = -va[c] / vb[c];
           if (std::fabs(e_real - m.restitution[c]) > 1e-2 * std::max(1.0, m.restitution[c]))
             out.warnings.push_back("impact at t = " + num(imp.time) + ": realized restitution " + num(e_real) +

@@ -4,7 +4,9 @@
 # headless Chromium and checks from the dumped DOM that the page's script ran without errors
 # (<body data-status="ok" data-errors="">), that the SVG plots, the animation and the key frames
 # are there, and that the animation advanced (?autoplay: <body data-frame> > 0 after 3 s of virtual
-# time); then takes a screenshot and checks it is a PNG of a reasonable size.
+# time); then takes a screenshot and checks it is a PNG of a reasonable size. Then the same for the
+# report of a time-frozen OCP (examples/time_freezing/time_optimal_bounce.yaml with 5 stages): no
+# script errors, and its validation section is there.
 #
 # usage: run_browser_test.sh STASIS_CLI SOURCE_DIR WORK_DIR
 # Exit 77 (ctest: skipped) only when Chromium is not installed and CI is not set; in CI a missing
@@ -77,4 +79,24 @@ signature=$(head -c 8 "$png" | od -An -tx1 | tr -d ' \n')
 echo "screenshot: $png, $size bytes"
 [ "$signature" = "89504e470d0a1a0a" ] || fail "the screenshot is not a PNG"
 [ "$size" -gt 30000 ] || fail "the screenshot is only $size bytes (a blank page?)"
+
+# The report of a time-frozen OCP (about 1 s to solve): its validation section (a table with the
+# verdicts and the deviation plot) is in the page and the script still runs without errors.
+ocp="$work/time_optimal_bounce"
+"$cli" solve "$src/examples/time_freezing/time_optimal_bounce.yaml" -o ocp.stages=5 --out "$ocp" -q \
+  > "$work/cli-ocp.log" 2>&1 || { cat "$work/cli-ocp.log"; fail "stasis solve failed"; }
+[ -s "$ocp/report.html" ] || fail "stasis solve did not write $ocp/report.html"
+timeout 60 "$chrome" "${flags[@]}" --virtual-time-budget=1000 --dump-dom "file://$ocp/report.html" \
+  > "$work/dom-ocp.html" 2> "$work/chromium-dom-ocp.log" ||
+  { tail -20 "$work/chromium-dom-ocp.log"; fail "chromium --dump-dom failed on the OCP report"; }
+body=$(grep -o '<body[^>]*>' "$work/dom-ocp.html" | head -1)
+echo "OCP report body: $body"
+[ -z "$(attr data-errors)" ] || fail "script errors in the OCP report: $(attr data-errors)"
+[ "$(attr data-status)" = "ok" ] || fail "the OCP report's script did not finish (data-status=\"$(attr data-status)\")"
+grep -q '<section id="validation">' "$work/dom-ocp.html" || fail "no validation section in the OCP report"
+grep -q '<table class="validation">' "$work/dom-ocp.html" || fail "no validation table in the OCP report"
+grep -q 'class="validation-verdict check-' "$work/dom-ocp.html" || fail "no validation verdict in the OCP report"
+grep -q 'aria-label="deviation at the end of each control stage"' "$work/dom-ocp.html" ||
+  fail "no plot of the deviation per stage in the OCP report"
+grep -q '<th>frozen stages</th>' "$work/dom-ocp.html" || fail "no 'frozen stages' row in the OCP report's summary"
 echo "PASS"

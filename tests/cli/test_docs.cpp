@@ -1,7 +1,9 @@
 // The documentation stays true to the code: docs/options.md is exactly what `stasis options
 // --markdown` prints (so a new or changed option fails here until the page is regenerated), the
-// guides mention every option, relative links and example paths in README.md and docs/*.md
-// exist, and the C++ programs shown in the docs compile and run against the library.
+// guides mention every option (and docs/guide-cls.md, guide-jump.md every key of their models and
+// of time_freezing:), relative links and example paths in README.md and docs/*.md exist, and the
+// C++ programs shown in the docs compile and run against the library. The problem files and
+// command lines shown in the docs are run by test_docs_examples.cpp.
 #include <gtest/gtest.h>
 
 #include "cli_support.hpp"
@@ -90,7 +92,8 @@ TEST(Docs, OptionsCommandListsEveryOptionWithItsDefault) {
 // Every option is explained (not only listed) in a guide or the problem-format reference.
 TEST(Docs, GuidesMentionEveryOption) {
   std::string guides;
-  for (const char* f : {"docs/guide-mpcc.md", "docs/guide-pss.md", "docs/guide-ocp.md", "docs/problem-format.md"})
+  for (const char* f : {"docs/guide-mpcc.md", "docs/guide-pss.md", "docs/guide-ocp.md", "docs/guide-cls.md",
+                        "docs/guide-jump.md", "docs/problem-format.md"})
     guides += read_file(source(f));
   ASSERT_FALSE(guides.empty());
   auto mentioned = [&](const std::string& name) { return guides.find("`" + name) != std::string::npos; };
@@ -102,6 +105,48 @@ TEST(Docs, GuidesMentionEveryOption) {
     EXPECT_TRUE(mentioned(o.name == "path_at" ? "at" : o.name))
         << "discretization option '" << o.name << "' is not mentioned (as `" << o.name
         << "`) in docs/guide-pss.md, guide-ocp.md or problem-format.md";
+}
+
+// Every key of the cls and jump models and of the time_freezing section is explained in
+// docs/guide-cls.md or docs/guide-jump.md. The keys are the reader's own: an unknown key added with
+// -o makes it list the valid ones.
+TEST(Docs, ClsAndJumpGuidesExplainEveryKey) {
+  const std::string cls = read_file(source("docs/guide-cls.md")), jump = read_file(source("docs/guide-jump.md"));
+  ASSERT_FALSE(cls.empty());
+  ASSERT_FALSE(jump.empty());
+  struct Section {
+    const char* example;   // a file with that kind of model
+    const char* override;  // adds an unknown key to the section
+    const std::string* guide;
+  };
+  const std::string both = cls + jump;
+  const Section sections[] = {
+      {"push_block.yaml", "model.cls.bogus_key=1", &cls},
+      {"push_block.yaml", "model.cls.energy.bogus_key=1", &cls},
+      {"push_block.yaml", "model.cls.contacts.0.bogus_key=1", &cls},
+      {"push_block.yaml", "time_freezing.bogus_key=1", &cls},
+      {"push_block.yaml", "time_freezing.speed_of_time.bogus_key=1", &both},
+      {"bouncing_ball.yaml", "model.jump.bogus_key=1", &jump},
+      {"bouncing_ball.yaml", "model.jump.auxiliary.bogus_key=1", &jump},
+  };
+  for (const Section& sec : sections) {
+    SCOPED_TRACE(sec.override);
+    const CliRun r = shell(std::string(STASIS_CLI) + " check " + source("examples/time_freezing/") + sec.example +
+                           " -o " + sec.override + " 2>&1");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    const std::size_t at = r.output.find("valid keys: ");
+    ASSERT_NE(at, std::string::npos) << r.output;
+    std::istringstream keys(r.output.substr(at + 12));
+    int n = 0;
+    for (std::string key; std::getline(keys, key, ',');) {
+      key.erase(0, key.find_first_not_of(" "));
+      key.erase(key.find_last_not_of(" \n") + 1);
+      ++n;
+      EXPECT_NE(sec.guide->find("`" + key + "`"), std::string::npos)
+          << "the key '" << key << "' is not explained (as `" << key << "`) in the guide";
+    }
+    EXPECT_GE(n, 2) << r.output;
+  }
 }
 
 namespace {

@@ -436,6 +436,10 @@ TEST(TimeFreezingStructure, JumpSystemSeveralConstraintsAndUserField) {
     expect_vec_near(eu.field(r, y), {y[2], y[3], -y[0], -y[1], 0}, 1e-14, "single user field");
   EXPECT_EQ(tu.n_q, 0u);
   EXPECT_TRUE(tu.D.empty());
+  // The built-in law realizes the given restitution; a user field has none to compare jumps with.
+  EXPECT_EQ(tf.restitution, (std::vector<double>{1.0, 1.0}));
+  ASSERT_EQ(tu.restitution.size(), 2u);
+  EXPECT_TRUE(std::isnan(tu.restitution[0]) && std::isnan(tu.restitution[1]));
 }
 
 // The time-frozen PSS goes through both DCS constructions (pipeline smoke test).

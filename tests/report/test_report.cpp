@@ -1,8 +1,9 @@
 // The HTML report (stasis/report/report.hpp, svg.hpp): nice ticks and number formatting, HTML
 // escaping, downsampling, SVG structure (jumps, events, shaded bands); the report of a real run
-// (bouncing ball: a vertical jump segment at the first impact; animation data and key frames);
-// results without time series (mpcc) or with missing fields; and clear errors for bad input, from
-// the library and from `stasis report DIR` (exit code 2).
+// (bouncing ball: a vertical jump segment at the first impact; animation data and key frames; the
+// time-optimal bounce OCP: the validation section); frozen control stages; results without time
+// series (mpcc) or with missing fields; and clear errors for bad input, from the library and from
+// `stasis report DIR` (exit code 2).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -110,6 +111,31 @@ const std::string& bouncing_ball_dir() {
   return dir;
 }
 
+// The time-optimal bounce (examples/time_freezing/time_optimal_bounce.yaml) with 5 stages: a
+// time-frozen OCP whose result.json has `frozen_stages` and `validation` (about 1 s); written once.
+const std::string& bounce_ocp_dir() {
+  static const std::string dir = [] {
+    const std::string d = temp_dir("bounce_ocp");
+    const CliRun r = cli("solve " + std::string(STASIS_SOURCE_DIR) +
+                         "/examples/time_freezing/time_optimal_bounce.yaml -o ocp.stages=5 -q --out " + d);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return d;
+  }();
+  return dir;
+}
+
+const Check* check(const ValidationData& v, const std::string& name) {
+  for (const auto& c : v.checks)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+std::string summary_value(const ReportData& d, const std::string& field) {
+  for (const auto& [k, v] : d.summary)
+    if (k == field) return v;
+  return "(no " + field + ")";
+}
+
 }  // namespace
 
 // ---- the plotting layer ----
@@ -194,6 +220,23 @@ TEST(Svg, JumpsEventsBandsAndLegend) {
   Plot empty;
   empty.title = "nothing";
   EXPECT_CONTAINS(render_svg(empty), "no data");
+}
+
+TEST(Svg, HatchedBands) {
+  Plot p;
+  p.title = "per stage";
+  p.series.push_back({"u", {0, 1, 2, 3}, {1, 5, 2}, SeriesStyle::Step, false});
+  p.shaded.push_back({1, 2});
+  p.shaded_label = "frozen stage";
+  const std::string plain = render_svg(p);
+  EXPECT_CONTAINS(plain, "<rect class=\"shade\" data-t0=\"1\" data-t1=\"2\"");
+  EXPECT_NOT_CONTAINS(plain, "class=\"hatch\"");
+  p.hatched = true;
+  const std::string svg = render_svg(p);
+  EXPECT_CONTAINS(svg, "<rect class=\"shade\" data-t0=\"1\" data-t1=\"2\"");
+  EXPECT_CONTAINS(svg, "<g class=\"hatch\" data-t0=\"1\" data-t1=\"2\"");
+  EXPECT_GE(count(svg, "<line x1="), 10u);  // the hatch lines (and the legend's)
+  EXPECT_CONTAINS(svg, ">frozen stage<");
 }
 
 // ---- the report of real runs ----
@@ -315,6 +358,160 @@ TEST(Report, OcpResultHasControlsAsSteps) {
   EXPECT_CONTAINS(html, "data-status=\"loading\"");
 }
 
+// A real time-frozen OCP: the validation section shows every figure of result.json's
+// `validation` block with its verdict against the limits, the message and the deviation per stage;
+// the summary says whether it passed and that no stage is frozen.
+TEST(Report, TimeFrozenOcpHasAValidationSection) {
+  const std::string dir = bounce_ocp_dir();
+  const std::string text = read_text(dir + "/result.json");
+  const nlohmann::json result = nlohmann::json::parse(text);
+  ASSERT_TRUE(result.contains("validation"));
+  ASSERT_TRUE(result.contains("frozen_stages"));
+  const nlohmann::json& v = result["validation"];
+  const double final_dev = v["final_state_deviation"].get<double>();
+  const double stage_dev = v["max_deviation_at_stage_ends"].get<double>();
+
+  const ReportData d = report_data(text, dir + "/result.json", "bounce");
+  EXPECT_EQ(d.kind, "ocp");
+  ASSERT_TRUE(d.frozen_stages.has_value());
+  EXPECT_TRUE(d.frozen_stages->empty());
+  EXPECT_EQ(summary_value(d, "frozen stages"), "none");
+  ASSERT_TRUE(d.validation.has_value());
+  const ValidationData& val = *d.validation;
+  EXPECT_EQ(val.message, v["message"].get<std::string>());
+  const Check* resim = check(val, "re-simulated to the end");
+  ASSERT_NE(resim, nullptr);
+  EXPECT_EQ(resim->verdict, Check::Verdict::Pass);
+  const Check* fin = check(val, "final state deviation");
+  ASSERT_NE(fin, nullptr);
+  EXPECT_EQ(fin->value, format_number(final_dev, 3));
+  EXPECT_EQ(fin->limit, "≤ 1e-3");
+  EXPECT_EQ(fin->verdict, final_dev <= kDeviationLimit ? Check::Verdict::Pass : Check::Verdict::Fail);
+  const Check* ends = check(val, "max deviation at stage ends");
+  ASSERT_NE(ends, nullptr);
+  EXPECT_EQ(ends->value, format_number(stage_dev, 3));
+  const Check* gap = check(val, "max gap violation");
+  ASSERT_NE(gap, nullptr);
+  EXPECT_EQ(gap->limit, "≤ 1e-6");
+  EXPECT_EQ(gap->verdict, Check::Verdict::Pass);  // the bounce never enters the wall
+  ASSERT_NE(check(val, "max path violation"), nullptr);
+  ASSERT_NE(check(val, "integrator steps"), nullptr);
+  EXPECT_EQ(check(val, "integrator steps")->value, "5 (1 per control stage)");
+  const bool passed = final_dev <= kDeviationLimit && stage_dev <= kDeviationLimit &&
+                      v["max_gap_violation"].get<double>() <= kViolationLimit &&
+                      v["max_path_violation"].get<double>() <= kViolationLimit;
+  EXPECT_EQ(val.passed, passed);
+  EXPECT_EQ(summary_value(d, "validation").rfind(passed ? "passed" : "failed: ", 0), 0u) << summary_value(d, "validation");
+  ASSERT_TRUE(val.stage_plot.has_value());
+  ASSERT_EQ(val.stage_plot->series.at(0).y.size(), 5u);
+  EXPECT_EQ(val.stage_plot->series.at(0).y[4], v["stage_end_deviation"][4].get<double>());
+  EXPECT_TRUE(val.stage_plot->log_y);
+
+  const std::string html = read_text(dir + "/report.html");  // written by stasis solve
+  EXPECT_CONTAINS(html, "<a href=\"#validation\">validation</a>");
+  EXPECT_CONTAINS(html, "<section id=\"validation\"><h2>Validation</h2>");
+  EXPECT_CONTAINS(html, "<th>final state deviation</th><td>" + format_number(final_dev, 3) + "</td><td>≤ 1e-3</td>");
+  EXPECT_CONTAINS(html, "<th>max deviation at stage ends</th><td>" + format_number(stage_dev, 3) + "</td>");
+  EXPECT_CONTAINS(html, escape_html(v["message"].get<std::string>()));
+  EXPECT_CONTAINS(html, "aria-label=\"deviation at the end of each control stage\" data-log=\"y\"");
+  EXPECT_CONTAINS(html, passed ? "class=\"validation-verdict check-pass\"" : "class=\"validation-verdict check-fail\"");
+  EXPECT_CONTAINS(html, final_dev <= kDeviationLimit ? "class=\"row-pass\"><th>final state deviation"
+                                                     : "class=\"row-fail\"><th>final state deviation");
+  EXPECT_CONTAINS(html, "<tr><th>frozen stages</th><td>none</td></tr>");
+  EXPECT_NOT_CONTAINS(html, "controls per stage");  // only with frozen stages
+  EXPECT_NOT_CONTAINS(html, "class=\"hatch\"");
+
+  // Older results, simulations, ocp.validate: false: without the blocks the sections are left out.
+  nlohmann::json older = result;
+  older.erase("validation");
+  const ReportData no_validation = report_data(older.dump(), "result.json", "bounce");
+  EXPECT_FALSE(no_validation.validation.has_value());
+  EXPECT_EQ(summary_value(no_validation, "validation"), "(no validation)");
+  older.erase("frozen_stages");
+  const std::string old_html = report_html(report_data(older.dump(), "result.json", "bounce"));
+  EXPECT_NOT_CONTAINS(old_html, "id=\"validation\"");
+  EXPECT_NOT_CONTAINS(old_html, "frozen stages");
+  EXPECT_CONTAINS(old_html, "<section id=\"controls\">");
+  EXPECT_NOT_CONTAINS(report_html(report_data(read_text(bouncing_ball_dir() + "/result.json"), "r.json", "ball")),
+                      "id=\"validation\"");
+}
+
+// A hand-made result with a frozen stage (time_freezing.clock_constraints: terminal lets the
+// optimizer stop the clock for a stage): the stage is named in the summary and the controls note,
+// left out of the physical-time plot (marked by a line at its clock value), hatched in the plot per
+// stage and in the deviation plot; failed checks are red with the reason.
+TEST(Report, FrozenStagesAreMarkedInTheControls) {
+  const std::string text = R"({
+    "status": "converged", "message": "ok", "objective": 2.0, "final_time": 1.0,
+    "time": [0, 0.5, 0.5, 1], "states": {"q": [1, 0, 0, 0.5], "v": [-2, -2, 0, 1]},
+    "control_time": [0, 0.5, 0.5], "controls": {"u": [1, 40, 2]},
+    "frozen_stages": [1],
+    "validation": {"resimulated": true, "simulation_converged": false, "steps": 6, "steps_per_stage": 2,
+      "horizon": 1.0, "final_state_deviation": 2.5e-4, "max_deviation_at_stage_ends": 2.5e-4,
+      "stage_end_deviation": [1e-9, null, 2.5e-4], "simulated_final_state": {"q": 0.50025, "v": 1.0},
+      "max_gap_violation": 0, "max_path_violation": 10, "path_violation_where": "control u on stage 1",
+      "message": "re-simulated <6> steps", "wall_time_s": 0.25}
+  })";
+  const ReportData d = report_data(text, "result.json", "frozen");
+  ASSERT_TRUE(d.frozen_stages.has_value());
+  EXPECT_EQ(*d.frozen_stages, std::vector<int>{1});
+  EXPECT_EQ(summary_value(d, "frozen stages").rfind("1 (0-based): the clock stands still there", 0), 0u);
+  const PlotGroup* controls = group(d, "controls");
+  ASSERT_NE(controls, nullptr);
+  EXPECT_CONTAINS(controls->note, "Stage 1 (0-based) is frozen");
+  const Plot* u = plot(*controls, "u");
+  ASSERT_NE(u, nullptr);
+  ASSERT_EQ(u->series.at(0).y.size(), 3u);
+  EXPECT_TRUE(std::isnan(u->series[0].y[1]));  // no physical time: left out
+  EXPECT_EQ(u->series[0].y[2], 2.0);
+  bool marked = false;
+  for (const auto& e : u->events) marked = marked || (e.kind == "frozen-stage" && e.x == 0.5);
+  EXPECT_TRUE(marked);
+  const Plot* per_stage = plot(*controls, "controls per stage (frozen stages hatched)");
+  ASSERT_NE(per_stage, nullptr);
+  EXPECT_TRUE(per_stage->hatched);
+  EXPECT_EQ(per_stage->shaded, (std::vector<std::pair<double, double>>{{1.0, 2.0}}));
+  EXPECT_EQ(per_stage->series.at(0).y, (std::vector<double>{1, 40, 2}));  // every stage's value
+  EXPECT_EQ(per_stage->series.at(0).x, (std::vector<double>{0, 1, 2, 3}));
+
+  ASSERT_TRUE(d.validation.has_value());
+  const ValidationData& v = *d.validation;
+  EXPECT_FALSE(v.passed);
+  EXPECT_EQ(check(v, "every integrator step converged")->verdict, Check::Verdict::Fail);
+  EXPECT_EQ(check(v, "final state deviation")->verdict, Check::Verdict::Pass);  // 2.5e-4 <= 1e-3
+  EXPECT_EQ(check(v, "max path violation")->value, "10 (control u on stage 1)");
+  EXPECT_EQ(check(v, "max path violation")->verdict, Check::Verdict::Fail);
+  EXPECT_EQ(check(v, "re-simulated final state")->value, "q = 0.50025, v = 1");
+  EXPECT_EQ(check(v, "integrator steps")->value, "6 (2 per control stage)");
+  EXPECT_EQ(v.failures,
+            (std::vector<std::string>{"every integrator step converged: no", "max path violation 10 > 1e-6"}));
+  ASSERT_TRUE(v.stage_plot.has_value());
+  EXPECT_TRUE(std::isnan(v.stage_plot->series.at(0).y[1]));  // null: a frozen stage
+  EXPECT_EQ(v.stage_plot->shaded, (std::vector<std::pair<double, double>>{{0.5, 1.5}}));
+
+  const std::string html = report_html(d);
+  EXPECT_CONTAINS(html, "class=\"hatch\"");
+  EXPECT_CONTAINS(html, "<line class=\"event frozen-stage\" data-t=\"0.5\"");
+  EXPECT_CONTAINS(html, "failed: every integrator step converged: no; max path violation 10 &gt; 1e-6");
+  EXPECT_CONTAINS(html, "<td class=\"check-fail\">failed: every integrator step converged");  // summary
+  EXPECT_CONTAINS(html, "class=\"row-fail\"><th>max path violation</th><td>10 (control u on stage 1)</td>");
+  EXPECT_CONTAINS(html, "class=\"row-pass\"><th>final state deviation</th><td>0.00025</td>");
+  EXPECT_CONTAINS(html, "re-simulated &lt;6&gt; steps");
+  EXPECT_NOT_CONTAINS(html, "<6>");
+
+  // Not finite (null) figures are "n/a", neither pass nor fail; all-zero deviations use a linear axis.
+  const ReportData na = report_data(
+      R"({"validation": {"resimulated": false, "final_state_deviation": null, "stage_end_deviation": [0, null],
+                         "message": "step 1 cannot hold a jump"}})",
+      "result.json", "na");
+  ASSERT_TRUE(na.validation.has_value());
+  EXPECT_EQ(check(*na.validation, "final state deviation")->verdict, Check::Verdict::NotAvailable);
+  EXPECT_EQ(na.validation->failures, std::vector<std::string>{"re-simulated to the end: no"});
+  ASSERT_TRUE(na.validation->stage_plot.has_value());
+  EXPECT_FALSE(na.validation->stage_plot->log_y);
+  EXPECT_CONTAINS(report_html(na), "<td class=\"check-na\">n/a</td>");
+}
+
 TEST(Report, MpccResultHasNoTimeSeries) {
   const std::string text =
       R"({"complementarity_residual": 2.96e-10, "message": "complementarity residual 2.96e-10 <= 1.00e-09",
@@ -372,6 +569,14 @@ TEST(Report, MalformedInputGivesClearErrors) {
                   "names the point 'q'");
   EXPECT_CONTAINS(message("{\"time\": [0, 1], \"draw\": {\"points\": {\"p\": {\"x\": [0], \"z\": [0]}}}}"),
                   "field 'draw.points.p' has 1 x and 1 z values, but 'time' has 2");
+  EXPECT_CONTAINS(message("{\"validation\": 3}"), "field 'validation' is a number, expected an object");
+  EXPECT_CONTAINS(message("{\"validation\": {\"resimulated\": \"yes\"}}"),
+                  "field 'validation.resimulated' is a string, expected true or false");
+  EXPECT_CONTAINS(message("{\"validation\": {\"stage_end_deviation\": [1, \"x\"]}}"),
+                  "field 'validation.stage_end_deviation[1]' is a string");
+  EXPECT_CONTAINS(message("{\"frozen_stages\": [0, \"a\"]}"),
+                  "field 'frozen_stages[1]' is a string, expected a stage index >= 0");
+  EXPECT_CONTAINS(message("{\"frozen_stages\": 2}"), "field 'frozen_stages' is a number, expected a list");
   // null stands for a value that is not finite
   EXPECT_EQ(message("{\"time\": [0, 1], \"states\": {\"x\": [0, null]}}"), "(no error)");
 }

@@ -105,7 +105,8 @@ struct TimeFrozenModel {
   sym::Vector normal_velocities;
   /// D_i = n_iᵀ M⁻¹ n_i (Cls); n_iᵀ n_i (JumpSystem with built-in auxiliary dynamics); else empty.
   sym::Vector D;
-  std::vector<double> friction, restitution;  ///< per contact (JumpSystem: friction 0)
+  /// Per contact (JumpSystem: friction 0; restitution NaN with user auxiliary fields).
+  std::vector<double> friction, restitution;
   std::vector<std::string> contact_names;
   /// Suggested weights of a Heaviside α regularization, one per switching function
   /// (discretize::OcpSpec::alpha_penalty): 1e-2 on each gap's α of an inelastic Cls, else empty.

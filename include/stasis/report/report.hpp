@@ -3,7 +3,9 @@
 // run write DIR/report.html from DIR/result.json. One self-contained file: a summary table, static
 // SVG plots (states against physical and numerical time, controls, contact forces and impulses,
 // speed of time, homotopy progress), the events, and, when result.json has a "draw" block, an
-// animation of the motion (inline SVG moved by inline JS) and a filmstrip of key frames.
+// animation of the motion (inline SVG moved by inline JS) and a filmstrip of key frames. Time-frozen
+// OCP results also get a validation section (the re-simulation check, pass/fail against
+// kDeviationLimit and kViolationLimit) and their frozen control stages marked.
 //
 // The report is built in two steps, both testable: report_data() turns result.json into plot data
 // and tables, report_html() renders them.
@@ -60,6 +62,30 @@ struct KeyFrame {
   std::string label;  ///< "start", "impact", "end", ...
 };
 
+/// Limits of the validation checks of time-frozen OCP results (docs/report.md): a deviation of the
+/// re-simulated from the OCP's physical state passes at most kDeviationLimit (absolute), a gap or
+/// path violation at most kViolationLimit.
+constexpr double kDeviationLimit = 1e-3;
+constexpr double kViolationLimit = 1e-6;
+
+/// One row of the validation table.
+struct Check {
+  enum class Verdict { Pass, Fail, NotAvailable, Info };  ///< Info: a figure without a limit
+  std::string name;   ///< "final state deviation", ...
+  std::string value;  ///< formatted
+  std::string limit;  ///< "≤ 1e-3", "yes"; empty for Info
+  Verdict verdict = Verdict::Info;
+};
+
+/// The "validation" block of a time-frozen OCP result: the optimal controls re-simulated.
+struct ValidationData {
+  std::vector<Check> checks;
+  std::string message;                ///< validation.message
+  bool passed = false;                ///< no check failed
+  std::vector<std::string> failures;  ///< "final state deviation 0.0628 > 1e-3", ...
+  std::optional<Plot> stage_plot;     ///< stage_end_deviation per control stage (when given)
+};
+
 struct ReportData {
   std::string title;
   std::string kind;  ///< "mpcc", "ocp", "simulation", "time-frozen simulation"
@@ -68,6 +94,8 @@ struct ReportData {
   Table events;
   Table variables;  ///< mpcc: name, value
   std::vector<std::string> warnings;
+  std::optional<ValidationData> validation;  ///< time-frozen OCP: the "validation" block
+  std::optional<std::vector<int>> frozen_stages;  ///< time-frozen OCP: "frozen_stages" (0-based)
   std::vector<double> time;  ///< physical time ("time" of result.json)
   std::optional<DrawData> draw;
   View view;  ///< of the animation (when draw)

@@ -44,6 +44,7 @@ struct Plot {
   std::vector<EventMark> events;
   std::vector<std::pair<double, double>> shaded;  ///< x intervals, drawn as shaded bands
   std::string shaded_label = "frozen";
+  bool hatched = false;  ///< draw the bands hatched (diagonal lines over a light fill, class "hatch")
   std::vector<double>
       x_extent;  ///< x values the axis must include besides the data's (e.g. 0 and the final time)
   int width = 540, height = 240;
@@ -83,8 +84,9 @@ const char* series_color(std::size_t i);
 
 /// The plot as a standalone <svg> element with class `css_class`. Jumps are <line class="jump">
 /// (left out where the value does not change by more than 1e-6 of the axis range),
-/// events <line class="event KIND">, shaded bands <rect class="shade">, each with data-t (data-t0,
-/// data-t1 for bands) holding the data x coordinate.
+/// events <line class="event KIND">, shaded bands <rect class="shade"> (hatched bands also a
+/// <g class="hatch"> of diagonal lines), each with data-t (data-t0, data-t1 for bands) holding the
+/// data x coordinate.
 std::string render_svg(const Plot& plot, const std::string& css_class = "stasis-plot");
 
 }  // namespace stasis::report
