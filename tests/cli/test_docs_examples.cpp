@@ -230,6 +230,11 @@ std::vector<Command> commands() {
         line = line.substr(2);
       else if (!shell_block)
         continue;  // output, not a command
+      // A trailing backslash continues the command on the next line.
+      while (!line.empty() && line.back() == '\\' && i + 1 < b.lines.size()) {
+        line.pop_back();
+        line += " " + b.lines[++i];
+      }
       const std::vector<std::string> words = split_words(line);
       if (words.size() < 2 || (words[0] != "build/bin/stasis" && words[0] != "stasis") || !kVerbs.count(words[1]))
         continue;
