@@ -31,6 +31,14 @@ std::vector<std::string> TimeFreezingFile::physical_state_names() const {
   return std::get<model::JumpSystem>(model).state_names;
 }
 
+std::vector<double> TimeFreezingFile::alpha_penalty(bool ocp) const {
+  const double weight = alpha_regularization.value_or(ocp ? 1e-2 : 0.0);
+  std::vector<double> w = frozen.alpha_regularization;  // nonzero on the gaps of inelastic contacts
+  if (!(weight > 0.0)) return {};
+  for (double& x : w) x = x != 0.0 ? weight : 0.0;
+  return w;
+}
+
 namespace detail {
 
 namespace {
@@ -44,7 +52,8 @@ const std::vector<std::string> kJumpKeys = {"states",     "controls",    "parame
 const std::vector<std::string> kAuxiliaryKeys = {"stiffness", "f"};
 const std::vector<std::string> kTimeFreezingKeys = {
     "normal_acceleration", "stiffness",           "speed_of_time", "clock_constraints",
-    "running_cost",        "stabilize_positions", "eps_t",         "elastic_mode", "lifting"};
+    "running_cost",        "stabilize_positions", "eps_t",         "elastic_mode", "lifting",
+    "alpha_regularization"};
 const std::vector<std::string> kSpeedOfTimeKeys = {"lower", "upper", "start", "penalty"};
 
 const char* const kTimeReserved =
@@ -120,7 +129,7 @@ void read_time_freezing_section(const YamlDocument& doc, const MapEntry* section
   for (const auto& e : entries) {
     const std::string what = "time_freezing." + e.key;
     if (jump && (e.key == "normal_acceleration" || e.key == "stiffness" || e.key == "stabilize_positions" ||
-                 e.key == "eps_t" || e.key == "elastic_mode" || e.key == "lifting"))
+                 e.key == "eps_t" || e.key == "elastic_mode" || e.key == "lifting" || e.key == "alpha_regularization"))
       doc.fail(e.key_where,
                "'" + e.key + "' applies to cls models only; a jump model's jumps are its auxiliary dynamics" +
                    (e.key == "stiffness" ? std::string(" (write auxiliary: {stiffness: k} in the jump model)")
@@ -142,6 +151,13 @@ void read_time_freezing_section(const YamlDocument& doc, const MapEntry* section
       const double v = finite_constant(doc, e, scope, what);
       if (!(v > 0.0)) doc.fail(e.value_where, what + " is " + num(v) + ", expected a radius > 0");
       o.eps_t = v;
+    } else if (e.key == "alpha_regularization") {
+      const double v = finite_constant(doc, e, scope, what);
+      if (v < 0.0) doc.fail(e.value_where, what + " is " + num(v) + ", expected a weight >= 0 (0 = off)");
+      if (v > 0.0 && stewart)
+        doc.fail(e.value_where, what + " weights the gaps' α of the step DCS; dcs: stewart has none "
+                                "(use dcs: step or leave the key out)");
+      tf.alpha_regularization = v;
     } else if (e.key == "lifting") {
       o.lifting = boolean(doc, e.value, e.value_where, what);
       if (o.lifting && stewart)

@@ -177,8 +177,13 @@ double Homotopy::sigma_final() const { return std::min(0.1 * options_.complement
 
 int Homotopy::max_steps() const {
   if (options_.max_steps > 0) return options_.max_steps;
-  // fesd.md §5.4: ceil(|log(σ_N/σ0)/log κ|), evaluated in double as nosnoc does (11 by default).
-  return static_cast<int>(std::ceil(std::fabs(std::log(sigma_final() / options_.sigma0) / std::log(options_.kappa))));
+  const double factors = std::fabs(std::log(sigma_final() / options_.sigma0) / std::log(options_.kappa));
+  // fesd.md §5.4: nosnoc's ceil(|log(σ_N/σ0)/log κ|) reaches σ_N with the defaults only because
+  // the quotient rounds to 10.000000000000002 (11 steps); from σ0 = 1e-2 it gives 8 steps and
+  // stops at σ = 1e-9, one short of σ_N. The default preset counts the steps σ0, κσ0, … down to
+  // σ_N (the same 11 with the defaults); the nosnoc preset keeps nosnoc's count.
+  if (options_.preset == "nosnoc") return static_cast<int>(std::ceil(factors));
+  return static_cast<int>(std::ceil(factors - 1e-9)) + 1;
 }
 
 Result Homotopy::solve() {

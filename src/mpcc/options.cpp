@@ -77,7 +77,7 @@ std::vector<OptionInfo> make_table() {
   num("complementarity_tol", &O::complementarity_tol, "1e-9",
       "converged when max_i G_i·H_i is below this and the last NLP succeeded");
   num("sigma_final", &O::sigma_final, "1e-9", "smallest σ; the effective value is min(0.1·complementarity_tol, sigma_final)");
-  t.push_back({"max_steps", "0", "maximum number of homotopy steps; 0 = ceil(|log(σ_N/σ0)/log κ|)",
+  t.push_back({"max_steps", "0", "maximum number of homotopy steps; 0 = enough to reach σ_N: ceil(|log(σ_N/σ0)/log κ|) + 1 (nosnoc preset: without the + 1)",
                [](O& o, const std::string& v) { o.max_steps = parse_int("max_steps", v); }});
   num("elastic_min", &O::elastic_min, "0", "lower bound of the elastic variables (steering ell_inf/ell_1)");
   num("elastic_max", &O::elastic_max, "10", "upper bound of the elastic variables");

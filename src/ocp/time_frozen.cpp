@@ -523,7 +523,8 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
     so.speed_of_time_lower = spec.speed_of_time_lower;
     so.speed_of_time_upper = spec.speed_of_time_upper;
     so.speed_of_time_start = spec.speed_of_time_start;
-    so.alpha_penalty = spec.alpha_penalty;
+    // As `stasis simulate` would: the OCP's α regularization (io: time_freezing.alpha_regularization)
+    // is a method term of the optimization, not part of the model.
     // Step j holds the control of the stage whose physical interval contains its midpoint: with
     // stagewise clock constraints exactly stage j / steps_per_stage. Frozen stages hold no time.
     bool aligned = true;

@@ -923,3 +923,37 @@ TEST(TimeFreezingFile, LiftingFollowsTheDcs) {
     EXPECT_NE(std::string(e.what()).find("lifting: false"), std::string::npos) << e.what();
   }
 }
+
+// time_freezing.alpha_regularization (docs/guide-cls.md): weight on each inelastic gap's α, by
+// default 1e-2 in an OCP and off in a simulation; only the gaps (the first switching functions)
+// are weighted, and only with dcs: step.
+TEST(TimeFreezingFile, AlphaRegularizationWeightsTheGapsOfOcps) {
+  const OcpFile ocp = read_ocp_file(example("inelastic_2d_ocp.yaml"));  // gap, normal and tangential velocity
+  EXPECT_EQ(ocp.ocp.alpha_penalty, (std::vector<double>{1e-2, 0.0, 0.0}));
+  const OcpFile off = read_ocp_file(example("inelastic_2d_ocp.yaml"), {"time_freezing.alpha_regularization=0"});
+  EXPECT_TRUE(off.ocp.alpha_penalty.empty());
+  const OcpFile heavy = read_ocp_file(example("inelastic_2d_ocp.yaml"), {"time_freezing.alpha_regularization=0.5"});
+  EXPECT_EQ(heavy.ocp.alpha_penalty, (std::vector<double>{0.5, 0.0, 0.0}));
+  const OcpFile elastic = read_ocp_file(example("time_optimal_bounce.yaml"));  // elastic: no free gap α
+  EXPECT_TRUE(elastic.ocp.alpha_penalty.empty());
+  const SimulateFile sim = read_simulate_file(example("particle_friction.yaml"));
+  EXPECT_TRUE(integrator_options(sim).alpha_penalty.empty());
+  const SimulateFile sim_on = read_simulate_file(example("particle_friction.yaml"), {"time_freezing.alpha_regularization=1e-2"});
+  EXPECT_EQ(integrator_options(sim_on).alpha_penalty.size(), 3u);
+  EXPECT_EQ(integrator_options(sim_on).alpha_penalty[0], 1e-2);
+  for (const char* bad : {"time_freezing.alpha_regularization=-1", "time_freezing.alpha_regularization=nan"}) {
+    try {
+      read_ocp_file(example("inelastic_2d_ocp.yaml"), {bad});
+      ADD_FAILURE() << "no error for " << bad;
+    } catch (const stasis::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("time_freezing.alpha_regularization"), std::string::npos) << e.what();
+    }
+  }
+  try {
+    read_ocp_file(example("inelastic_2d_ocp.yaml"),
+                  {"discretization.dcs=stewart", "time_freezing.lifting=false", "time_freezing.alpha_regularization=1"});
+    ADD_FAILURE() << "no error for dcs: stewart";
+  } catch (const stasis::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("dcs: stewart"), std::string::npos) << e.what();
+  }
+}

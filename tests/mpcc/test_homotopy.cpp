@@ -67,6 +67,22 @@ TEST(Homotopy, DefaultScheduleIsNosnocs) {
   EXPECT_DOUBLE_EQ(h.sigma_final(), 1e-10);
 }
 
+TEST(Homotopy, AutomaticStepCountReachesSigmaFinal) {
+  // From σ0 = 1e-2 the steps are σ = 1e-2, ..., 1e-10 (9); nosnoc's formula ceil(log(σ_N/σ0)/log κ)
+  // gives 8 and stops at 1e-9 (kept by preset nosnoc, fesd.md §5.4).
+  Problem p = t8_problem();
+  HomotopyOptions o;
+  o.sigma0 = 1e-2;
+  EXPECT_EQ(Homotopy(p, o).max_steps(), 9);
+  o.sigma0 = 0.5;  // 0.5·0.1^10 = 5e-11 <= σ_N: 11 steps
+  EXPECT_EQ(Homotopy(p, o).max_steps(), 11);
+  HomotopyOptions n;
+  apply_preset(n, "nosnoc");
+  EXPECT_EQ(Homotopy(p, n).max_steps(), 11);
+  n.sigma0 = 1e-2;
+  EXPECT_EQ(Homotopy(p, n).max_steps(), 8);
+}
+
 TEST(Homotopy, T8EveryRelaxationAndSteering) {
   for (const Mode& mode : all_modes()) {
     Problem p = t8_problem();
