@@ -32,7 +32,8 @@ std::vector<std::string> TimeFreezingFile::physical_state_names() const {
 }
 
 std::vector<double> TimeFreezingFile::alpha_penalty(bool ocp) const {
-  const double weight = alpha_regularization.value_or(ocp ? 1e-2 : 0.0);
+  const double weight = alpha_regularization.value_or(0.0);
+  (void)ocp;
   std::vector<double> w = frozen.alpha_regularization;  // nonzero on the gaps of inelastic contacts
   if (!(weight > 0.0)) return {};
   for (double& x : w) x = x != 0.0 ? weight : 0.0;

@@ -23,11 +23,13 @@ std::string inelastic_2d() {
 }
 
 // inelastic_2d_ocp, small: 5 stages (T/N = 0.4) of 2 elements of Radau IIA n_s = 2, one homotopy
-// step, no validation (~0.5 s).
+// step from σ = 1 without the example's α regularization and IPOPT settings (the settings this
+// test was written for), no validation (~0.5 s).
 std::string small_inelastic_2d(const std::string& upper) {
   return inelastic_2d() +
          " -o ocp.stages=5 -o discretization.stages=2 -o discretization.elements=2 -o homotopy.max_steps=1"
-         " -o ocp.validate=false -o time_freezing.speed_of_time.upper=" +
+         " -o ocp.validate=false -o homotopy.sigma0=1 -o homotopy.tol=1e-12 -o homotopy.max_iter=500"
+         " -o time_freezing.alpha_regularization=0 -o time_freezing.speed_of_time.upper=" +
          upper;
 }
 

@@ -925,13 +925,14 @@ TEST(TimeFreezingFile, LiftingFollowsTheDcs) {
 }
 
 // time_freezing.alpha_regularization (docs/guide-cls.md): weight on each inelastic gap's α, by
-// default 1e-2 in an OCP and off in a simulation; only the gaps (the first switching functions)
+// off by default, 1e-2 in inelastic_2d_ocp.yaml; only the gaps (the first switching functions)
 // are weighted, and only with dcs: step.
 TEST(TimeFreezingFile, AlphaRegularizationWeightsTheGapsOfOcps) {
   const OcpFile ocp = read_ocp_file(example("inelastic_2d_ocp.yaml"));  // gap, normal and tangential velocity
   EXPECT_EQ(ocp.ocp.alpha_penalty, (std::vector<double>{1e-2, 0.0, 0.0}));
   const OcpFile off = read_ocp_file(example("inelastic_2d_ocp.yaml"), {"time_freezing.alpha_regularization=0"});
   EXPECT_TRUE(off.ocp.alpha_penalty.empty());
+  EXPECT_TRUE(read_ocp_file(example("push_block.yaml")).ocp.alpha_penalty.empty());  // default: off
   const OcpFile heavy = read_ocp_file(example("inelastic_2d_ocp.yaml"), {"time_freezing.alpha_regularization=0.5"});
   EXPECT_EQ(heavy.ocp.alpha_penalty, (std::vector<double>{0.5, 0.0, 0.0}));
   const OcpFile elastic = read_ocp_file(example("time_optimal_bounce.yaml"));  // elastic: no free gap α

@@ -66,8 +66,8 @@ struct TimeFreezingFile {
   discretize::OcpSpec::ClockConstraints clock_constraints = discretize::OcpSpec::ClockConstraints::Stagewise;
   discretize::OcpSpec::RunningCost running_cost = discretize::OcpSpec::RunningCost::Physical;
   /// alpha_regularization: weight of each inelastic gap's α at every stage point, a method term
-  /// kept out of the reported objective (discretize::OcpSpec::alpha_penalty). Unset: 1e-2 for
-  /// kind: ocp, 0 (off) for kind: simulate. See docs/guide-cls.md.
+  /// kept out of the reported objective (discretize::OcpSpec::alpha_penalty). Unset: 0 (off).
+  /// See docs/guide-cls.md.
   std::optional<double> alpha_regularization;
   /// The weights it gives for `frozen` (one per switching function; empty if off or not applicable).
   std::vector<double> alpha_penalty(bool ocp) const;
