@@ -31,9 +31,8 @@ std::vector<std::string> TimeFreezingFile::physical_state_names() const {
   return std::get<model::JumpSystem>(model).state_names;
 }
 
-std::vector<double> TimeFreezingFile::alpha_penalty(bool ocp) const {
+std::vector<double> TimeFreezingFile::alpha_penalty() const {
   const double weight = alpha_regularization.value_or(0.0);
-  (void)ocp;
   std::vector<double> w = frozen.alpha_regularization;  // nonzero on the gaps of inelastic contacts
   if (!(weight > 0.0)) return {};
   for (double& x : w) x = x != 0.0 ? weight : 0.0;

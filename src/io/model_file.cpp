@@ -934,7 +934,7 @@ OcpFile read_ocp(YamlDocument& doc, const std::vector<std::string>& overrides) {
     ocp.speed_of_time_penalty = tf.speed_of_time_penalty;
     ocp.clock_constraints = tf.clock_constraints;
     ocp.running_cost_time = tf.running_cost;
-    if (file.discretization.dcs == reformulate::DcsMode::Step) ocp.alpha_penalty = tf.alpha_penalty(true);
+    if (file.discretization.dcs == reformulate::DcsMode::Step) ocp.alpha_penalty = tf.alpha_penalty();
   }
   read_homotopy(doc, entries, file.homotopy);
   if (const MapEntry* d = find_entry(entries, "draw"))
@@ -967,7 +967,7 @@ sim::Options integrator_options(const SimulateFile& file) {
     so.speed_of_time_lower = file.time_freezing->speed_of_time_lower;
     so.speed_of_time_upper = file.time_freezing->speed_of_time_upper;
     so.speed_of_time_start = file.time_freezing->speed_of_time_start;
-    if (file.discretization.dcs == reformulate::DcsMode::Step) so.alpha_penalty = file.time_freezing->alpha_penalty(false);
+    if (file.discretization.dcs == reformulate::DcsMode::Step) so.alpha_penalty = file.time_freezing->alpha_penalty();
   }
   return so;
 }

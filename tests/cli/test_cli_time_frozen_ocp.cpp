@@ -13,9 +13,13 @@ namespace {
 
 using namespace cli_test;
 
-std::string bounce() {
-  return std::string(STASIS_SOURCE_DIR) + "/examples/time_freezing/time_optimal_bounce.yaml";
+std::string time_freezing_example(const std::string& file) {
+  return std::string(STASIS_SOURCE_DIR) + "/examples/time_freezing/" + file;
 }
+
+std::string bounce() { return time_freezing_example("time_optimal_bounce.yaml"); }
+
+std::string corner() { return time_freezing_example("time_optimal_corner.yaml"); }
 
 }  // namespace
 
@@ -85,14 +89,6 @@ TEST(CliTimeFrozenOcp, SolveWritesPhysicalTimeAndValidation) {
   EXPECT_FALSE(j2.contains("validation"));
   EXPECT_TRUE(j2.contains("frozen_stages"));
 }
-
-namespace {
-
-std::string corner() {
-  return std::string(STASIS_SOURCE_DIR) + "/examples/time_freezing/time_optimal_corner.yaml";
-}
-
-}  // namespace
 
 // Spec time_freezing.md §7 T16, N = 20 (the file as it stands, stagewise clock): the discrete
 // optimum on the equidistant physical grid is T_final = 2.165383, accepted ± 2e-3 with exactly one

@@ -70,7 +70,7 @@ struct TimeFreezingFile {
   /// See docs/guide-cls.md.
   std::optional<double> alpha_regularization;
   /// The weights it gives for `frozen` (one per switching function; empty if off or not applicable).
-  std::vector<double> alpha_penalty(bool ocp) const;
+  std::vector<double> alpha_penalty() const;
   /// The reformulation (reformulate::time_freezing); frozen.pss is the file's model.pss (with the
   /// file's x0, also after ocp.initial starts).
   reformulate::TimeFrozenModel frozen;
