@@ -33,8 +33,10 @@ void print_step_header() {
 }
 
 void print_step(const mpcc::StepStats& s) {
-  fmt::print("{:>4}  {:>9.2e}  {:>9.2e}  {:>14.7e}  {:>5}  {:<34} {:>7.3f}s\n", s.step, s.sigma, s.residual, s.objective,
-             s.iterations, nlp::to_string(s.status), s.wall_time_s);
+  // A polishing solve has no σ: its row says "polish" there.
+  fmt::print("{:>4}  {:>9}  {:>9.2e}  {:>14.7e}  {:>5}  {:<34} {:>7.3f}s\n", s.step,
+             s.polish ? std::string("polish") : fmt::format("{:.2e}", s.sigma), s.residual, s.objective, s.iterations,
+             nlp::to_string(s.status), s.wall_time_s);
   std::fflush(stdout);
 }
 

@@ -19,13 +19,16 @@ json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 json homotopy_steps(const mpcc::Result& r) {
   json steps = json::array();
-  for (const auto& s : r.steps)
-    steps.push_back({{"sigma", number(s.sigma)},
-                     {"residual", number(s.residual)},
-                     {"objective", number(s.objective)},
-                     {"iterations", s.iterations},
-                     {"status", nlp::to_string(s.status)},
-                     {"wall_time_s", s.wall_time_s}});
+  for (const auto& s : r.steps) {
+    json step = {{"sigma", number(s.sigma)},
+                 {"residual", number(s.residual)},
+                 {"objective", number(s.objective)},
+                 {"iterations", s.iterations},
+                 {"status", nlp::to_string(s.status)},
+                 {"wall_time_s", s.wall_time_s}};
+    if (s.polish) step["polish"] = true;
+    steps.push_back(step);
+  }
   return steps;
 }
 

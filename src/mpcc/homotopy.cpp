@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "polish.hpp"
 #include "stasis/error.hpp"
 
 namespace stasis::mpcc {
@@ -27,6 +28,7 @@ struct Homotopy::Impl {
   std::unique_ptr<nlp::IpoptSolver> ipopt;
   Index sigma_param = -1, weight_param = -1, scale_param = -1;
   std::vector<Index> elastic_variables;  // all elastic variables of the relaxed NLP
+  std::unique_ptr<detail::Polisher> polisher;  // built on the first polishing solve
 };
 
 Homotopy::Homotopy(const Problem& problem, const HomotopyOptions& options)
@@ -233,6 +235,52 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc) {
   nlp::Multipliers previous;
   bool have_previous = false;
   int i = 0;
+  int polish_solves = 0;
+  bool polish_tried = false;  // at the current w
+  auto wants_polish = [&](double residual) {
+    return options_.polish && residual > options_.complementarity_tol && residual <= options_.polish_threshold;
+  };
+  // Solves the branch NLP from w; on success (IPOPT success and residual below tolerance) w
+  // becomes its solution and res.residual its residual.
+  auto try_polish = [&]() {
+    polish_tried = true;
+    if (!impl_->polisher) impl_->polisher = std::make_unique<detail::Polisher>(problem_);
+    if (options_.timeout_s > 0) {
+      double left = options_.timeout_s - std::chrono::duration<double>(Clock::now() - t_start).count();
+      if (left <= 0) return false;
+      impl_->ipopt->set_option("max_cpu_time", left);
+    }
+    detail::PolishOutcome out =
+        impl_->polisher->run(*impl_->ipopt, mpcc_part(w), nlp.variable_lower(), nlp.variable_upper(), par);
+    ++polish_solves;
+    const nlp::SolveResult& sr = out.solve;
+    StepStats st;
+    st.step = static_cast<int>(res.steps.size());
+    st.sigma = 0.0;
+    st.residual = sr.w.size() == n_w ? problem_.complementarity_residual(sr.w, &par)
+                                     : std::numeric_limits<double>::infinity();
+    st.objective = sr.w.size() == n_w ? problem_.objective(sr.w, &par) : std::numeric_limits<double>::quiet_NaN();
+    st.iterations = sr.iterations;
+    st.status = sr.status;
+    st.wall_time_s = sr.wall_time_s;
+    st.evaluation_time_s = sr.evaluation_time_s;
+    st.constraint_violation = sr.constraint_violation;
+    st.polish = true;
+    res.steps.push_back(st);
+    res.nlp_iterations += sr.iterations;
+    res.evaluation_time_s += sr.evaluation_time_s;
+    if (on_step) on_step(st);
+    const bool ok = nlp::is_success(sr.status) &&
+                    st.residual <= options_.complementarity_tol * (1 + std::numeric_limits<double>::epsilon());
+    if (ok) {
+      std::copy(sr.w.begin(), sr.w.end(), w.begin());
+      res.residual = st.residual;
+      res.last_status = sr.status;
+      res.polished = true;
+      res.last_iterate = sr.w;
+    }
+    return ok;
+  };
   while ((r > options_.complementarity_tol || failed) && i < N && (sigma > sigma_N || i == 0) && !timeout) {
     if (i > 0) {
       if (options_.update == SigmaUpdate::Linear)
@@ -283,7 +331,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc) {
     res.last_iterate = wm;
     r = problem_.complementarity_residual(wm, &par);
     StepStats st;
-    st.step = i;
+    st.step = static_cast<int>(res.steps.size());
     st.sigma = sigma;
     st.residual = r;
     st.objective = problem_.objective(wm, &par);
@@ -299,8 +347,18 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc) {
     if (!sr.message.empty()) res.message = sr.message;
     if (on_step) on_step(st);
     ++i;
+    polish_tried = false;
+    if (!failed && !timeout && wants_polish(r) && try_polish()) r = res.residual;
   }
-  res.nlp_solves = i;
+  // A failed step leaves w at the last good iterate, which may be close enough to its branch.
+  if (failed && !nosnoc && !timeout && !polish_tried && have_previous) {
+    const double r_good = problem_.complementarity_residual(mpcc_part(w), &par);
+    if (wants_polish(r_good) && try_polish()) {
+      failed = false;
+      r = res.residual;
+    }
+  }
+  res.nlp_solves = i + polish_solves;
   res.w = mpcc_part(w);
   if (res.last_iterate.empty()) res.last_iterate = res.w;
   res.multipliers = previous;
@@ -309,8 +367,9 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc) {
   res.converged = r <= options_.complementarity_tol * (1 + std::numeric_limits<double>::epsilon()) && !failed &&
                   !timeout;
   if (res.converged) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "complementarity residual %.2e <= %.2e", r, options_.complementarity_tol);
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "complementarity residual %.2e <= %.2e%s", r, options_.complementarity_tol,
+                  res.polished ? " (active-set polishing)" : "");
     res.message = buf;
   } else if (timeout) {
     res.message = "time limit reached";

@@ -98,6 +98,13 @@ std::vector<OptionInfo> make_table() {
   num("timeout", &O::timeout_s, "0",
       "time limit of the whole homotopy in seconds (0 = none): checked on wall time between steps and passed to "
       "IPOPT as max_cpu_time for the remaining time");
+  t.push_back({"polish", "false",
+               "active-set polishing: after a successful step with residual <= polish_threshold, solve the MPCC "
+               "restricted to the branch that step identifies (the smaller side of each pair fixed at 0); stop if "
+               "that NLP succeeds with the residual below complementarity_tol, else go on with the homotopy",
+               [](O& o, const std::string& v) { o.polish = parse_bool("polish", v); }});
+  num("polish_threshold", &O::polish_threshold, "1e-3",
+      "largest complementarity residual of a step from which polishing is tried (> 0)");
   t.push_back({"preset", "default",
                "default (stasis's settings) or nosnoc (nosnoc's homotopy and IPOPT settings exactly); the preset is "
                "applied first, then the other options",
@@ -157,6 +164,7 @@ void apply_preset(HomotopyOptions& o, const std::string& preset) {
     o.max_iter = 500;
     o.tol = 1e-12;
     o.acceptable_tol = 1e-6;
+    o.polish = false;
     o.preset = "nosnoc";
   } else if (preset == "default") {
     HomotopyOptions d;
@@ -182,6 +190,7 @@ void HomotopyOptions::validate() const {
   if (!(tol > 0)) bad("tol", "must be positive");
   if (!(acceptable_tol > 0)) bad("acceptable_tol", "must be positive");
   if (timeout_s < 0) bad("timeout", "must be >= 0");
+  if (!(polish_threshold > 0)) bad("polish_threshold", "must be positive");
   if (relaxation == Relaxation::Ell1Penalty && steering != Steering::Direct)
     bad("steering", "must be direct with relaxation ell1_penalty (the penalty has no relaxed rows to steer)");
 }

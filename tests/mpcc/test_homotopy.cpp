@@ -189,3 +189,95 @@ TEST(Homotopy, LastIterateOfAFailedStep) {
   // IPOPT ends near the least-squares point x1 + x2 = 2.
   EXPECT_NEAR(r.last_iterate[0] + r.last_iterate[1], 2.0, 0.5);
 }
+
+// Active-set polishing (HomotopyOptions::polish). On the C-stationary example the relaxed
+// minimizers are x1 = x2 = sqrt(σ), x3 = 4 sqrt(σ) (residual σ); after the σ = 1 step (residual 1,
+// at the threshold) the branch x1 = 0 leaves min x2 − x3 s.t. x3 <= 4 x2, x3 <= 0, x2 >= 0, whose
+// solution is the MPCC's (0, 0, 0). The homotopy stops after one relaxed step and one polishing
+// solve, in every relaxation and steering mode (the branch NLP has no relaxation rows and no
+// elastic variables). Without polishing it needs 10 steps (residual <= 1e-9 at σ = 1e-9).
+TEST(Homotopy, PolishingStopsAtTheExactSolutionOfTheIdentifiedBranch) {
+  for (const Mode& mode : all_modes()) {
+    Problem p = not_s_stationary_problem();
+    HomotopyOptions o;
+    o.relaxation = mode.relaxation;
+    o.steering = mode.steering;
+    o.polish = true;
+    o.polish_threshold = 1.0 + 1e-6;
+    Homotopy h(p, o);
+    int calls = 0;
+    h.on_step = [&](const StepStats& s) { EXPECT_EQ(s.step, calls++); };
+    Result r = h.solve();
+    SCOPED_TRACE(std::string(to_string(mode.relaxation)) + " / " + to_string(mode.steering));
+    ASSERT_TRUE(r.converged) << r.message;
+    EXPECT_TRUE(r.polished);
+    ASSERT_EQ(r.steps.size(), 2u);
+    EXPECT_FALSE(r.steps[0].polish);
+    EXPECT_GT(r.steps[0].residual, 1e-3);  // the relaxed step alone is far from converged
+    EXPECT_TRUE(r.steps[1].polish);
+    EXPECT_EQ(r.steps[1].sigma, 0.0);
+    EXPECT_EQ(r.nlp_solves, 2);
+    EXPECT_EQ(calls, 2);
+    // One side is fixed at 0 by its bounds: the residual is exactly 0; the rest to IPOPT's tol.
+    EXPECT_EQ(r.residual, 0.0);
+    for (int i = 0; i < 3; ++i) EXPECT_NEAR(r.w[static_cast<std::size_t>(i)], 0.0, 1e-9);
+    EXPECT_NE(r.message.find("polishing"), std::string::npos) << r.message;
+  }
+}
+
+// The sides a branch fixes: a variable (bounds), an affine side that is >= 0 by the bounds
+// (its variables go to those bounds) and any other side (an equality row).
+//   min (a − 0.2)² + (y − 1)² + (z − 3)² + (v − 2.5)²
+//   s.t. 0 <= y ⟂ 1 − a >= 0 (a in [0, 1], y >= 0),  0 <= z − 1 ⟂ v >= 0 (z free, v >= 0).
+// The σ = 1 step: the first pair's unconstrained optimum (a, y) = (0.2, 1) has y(1 − a) = 0.8 <= 1,
+// so it stays, and its smaller side is 1 − a = 0.8: a is fixed at its upper bound 1. The second
+// pair has u = z − 1, min (u − 2)² + (v − 2.5)² s.t. uv <= 1, so u < v and the smaller side z − 1
+// becomes the row z − 1 = 0. The branch optimum is (a, y, z, v) = (1, 1, 1, 2.5), f = 0.64 + 4.
+TEST(Homotopy, PolishingFixesVariablesAffineSidesAndRows) {
+  Problem p;
+  Index a = p.add_variable("a", 0.0, 1.0, 0.2);
+  Index y = p.add_variable("y", 0.0, kInf, 1.0);
+  Index z = p.add_variable("z", -kInf, kInf, 3.0);
+  Index v = p.add_variable("v", 0.0, kInf, 2.0);
+  sym::Vector s = sym::symbols("s", 4);  // a, y, z, v
+  BlockModel m;
+  m.name = "branches";
+  m.variables = s;
+  m.objective = sq(s[0] - 0.2) + sq(s[1] - 1.0) + sq(s[2] - 3.0) + sq(s[3] - 2.5);
+  m.G = {s[1], s[2] - 1.0};
+  m.H = {1.0 - s[0], s[3]};
+  m.nonnegativity_implied = false;  // z − 1 >= 0 is a row
+  p.add_block(p.add_block_kind(m), {a, y, z, v});
+  HomotopyOptions o;
+  o.polish = true;
+  o.polish_threshold = 10.0;
+  o.max_steps = 1;  // only the σ = 1 step, then the branch its point selects
+  Homotopy h(p, o);
+  Result r = h.solve();
+  ASSERT_TRUE(r.converged) << r.message;
+  ASSERT_TRUE(r.polished);
+  EXPECT_EQ(r.w[0], 1.0);  // fixed through its bound: exact
+  EXPECT_NEAR(r.w[1], 1.0, 1e-9);
+  EXPECT_NEAR(r.w[2], 1.0, 1e-9);  // the row z − 1 = 0, to IPOPT's tol
+  EXPECT_NEAR(r.w[3], 2.5, 1e-9);
+  EXPECT_NEAR(r.objective, 4.64, 1e-9);
+  EXPECT_LE(r.residual, 1e-9);
+}
+
+// Below the threshold only: with polish_threshold under every step's residual the homotopy is
+// the plain one (the same steps as without polishing).
+TEST(Homotopy, PolishingIsNotTriedAboveItsThreshold) {
+  Problem p = t8_problem();
+  HomotopyOptions o;
+  Result plain = Homotopy(p, o).solve();
+  o.polish = true;
+  o.polish_threshold = 1e-12;
+  Result r = Homotopy(p, o).solve();
+  ASSERT_TRUE(r.converged);
+  EXPECT_FALSE(r.polished);
+  ASSERT_EQ(r.steps.size(), plain.steps.size());
+  for (const auto& s : r.steps) EXPECT_FALSE(s.polish);
+  HomotopyOptions bad;
+  EXPECT_THROW(set_option(bad, "polish_threshold", "0"); bad.validate(), Error);
+  EXPECT_THROW(set_option(bad, "polish", "maybe"), Error);
+}

@@ -28,6 +28,7 @@ struct StepStats {
   double wall_time_s = 0.0;
   double evaluation_time_s = 0.0;  ///< share spent evaluating functions and derivatives
   double constraint_violation = 0.0;
+  bool polish = false;  ///< a polishing solve (HomotopyOptions::polish), not a relaxed NLP; σ is 0
 };
 
 struct Result {
@@ -48,6 +49,7 @@ struct Result {
   nlp::Status last_status = nlp::Status::InternalError;
   std::vector<StepStats> steps;
   nlp::Multipliers multipliers;  ///< of the last relaxed NLP (for warm starts)
+  bool polished = false;  ///< w comes from a successful polishing solve
 };
 
 class Homotopy {

@@ -44,6 +44,12 @@ struct HomotopyOptions {
   double tol = 1e-12;                  ///< IPOPT tol, dual_inf_tol and compl_inf_tol
   double acceptable_tol = 1e-6;        ///< IPOPT acceptable_tol
   double timeout_s = 0.0;              ///< wall-time limit of the whole homotopy (0 = none)
+  /// Active-set polishing: after a successful step whose residual is at most polish_threshold
+  /// (and above complementarity_tol), solve the MPCC restricted to the branch that step
+  /// identifies (the smaller side of every pair fixed at 0). If that NLP succeeds with the
+  /// residual below tolerance, the homotopy stops there; else it goes on from the step's point.
+  bool polish = false;
+  double polish_threshold = 1e-3;
   std::string preset = "default";      ///< default | nosnoc
   int print_level = 0;                 ///< IPOPT print_level (the CLI's --verbose sets 5)
   /// Any further IPOPT option, passed verbatim (value parsed as int, then double, else string).
