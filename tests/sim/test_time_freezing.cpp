@@ -131,16 +131,18 @@ TEST(TimeFreezingSim, T4InelasticLandingEndsAtRest) {
   c.forces = {-9.81};
   c.add_contact(q[0]);
   c.x0 = {0.8, 0.0};
-  // Dense form: with the lifted form (the default) step 5, the first one at rest after the landing,
-  // hits IPOPT's iteration limit (open defect, noted in issue #4).
-  reformulate::TimeFreezingOptions dense;
-  dense.lifting = false;
-  reformulate::TimeFrozenModel m = reformulate::time_freezing(c, dense);
-  TfRun r = simulate(m, 1.0, 10, 4, 2);
-  ASSERT_TRUE(r.numerical.converged) << r.numerical.message;
-  EXPECT_NEAR(r.physical.time.back(), 1.0, 1e-9);  // physical time exactly as asked
-  EXPECT_NEAR(r.physical.states.back()[0], 0.0, 1e-6);
-  EXPECT_NEAR(r.physical.states.back()[1], 0.0, 1e-6);
+  // Both forms: the lifted one (the default) and the dense sign-row one.
+  for (bool lifting : {true, false}) {
+    reformulate::TimeFreezingOptions tf;
+    tf.lifting = lifting;
+    reformulate::TimeFrozenModel m = reformulate::time_freezing(c, tf);
+    TfRun r = simulate(m, 1.0, 10, 4, 2);
+    const std::string form = lifting ? "lifted" : "dense";
+    ASSERT_TRUE(r.numerical.converged) << form << ": " << r.numerical.message;
+    EXPECT_NEAR(r.physical.time.back(), 1.0, 1e-9) << form;  // physical time exactly as asked
+    EXPECT_NEAR(r.physical.states.back()[0], 0.0, 1e-6) << form;
+    EXPECT_NEAR(r.physical.states.back()[1], 0.0, 1e-6) << form;
+  }
 }
 
 // Seed 002's bouncing ball (time_freezing.md §6.1, T3): q0 = 10, v0 = 0, γ = 0.9, k = 20, g = 9.81,
