@@ -55,8 +55,9 @@ int main() try {
   spec.terminal_lower = spec.terminal_upper = {1.0, 0.0};
   spec.terminal_names = {"x == 1", "vx == 0"};
   // The time-freezing part: clock, speed-of-time bounds s_k in [0.5, 10] per stage, the clock
-  // meeting the physical grid at every stage end, the running cost over physical time, and the
-  // α regularization of the floor's gap (the model's default weight 1e-2).
+  // meeting the physical grid at every stage end, the running cost over physical time, and a
+  // small weight (default 1e-2) on the floor gap's step function α, which is undetermined while the
+  // gap is exactly zero in contact (time_freezing.md; docs/guide-cls.md).
   ocp::TimeFreezingSettings time_freezing;
   time_freezing.speed_of_time_lower = 0.5;
   time_freezing.speed_of_time_upper = 10.0;
