@@ -4,7 +4,7 @@ JOBS      ?= $(shell nproc)
 CMAKE_BUILD_TYPE ?= Release
 PREFIX    ?= /usr/local
 
-.PHONY: all deps configure build test demo bench docs install clean
+.PHONY: all deps configure build test demo bench examples docs install clean
 
 all: build
 
@@ -25,6 +25,13 @@ demo: build
 
 bench: build
 	@for b in $(BUILD_DIR)/bin/bench_*; do echo "== $$b"; $$b || exit 1; done
+
+# The C++ example programs (examples/cpp/NAME.cpp -> bin/example_NAME, docs/cpp-api.md): build
+# only them (and the library), then run each.
+EXAMPLES := $(patsubst examples/cpp/%.cpp,example_%,$(wildcard examples/cpp/*.cpp))
+examples: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target $(EXAMPLES)
+	@for e in $(EXAMPLES); do echo "== $(BUILD_DIR)/bin/$$e"; $(BUILD_DIR)/bin/$$e || exit 1; done
 
 # docs/report-screenshot.png: the report of REPORT_EXAMPLE in headless Chromium (docs/report.md).
 REPORT_EXAMPLE ?= examples/time_freezing/particle_friction.yaml

@@ -32,11 +32,19 @@ std::vector<std::string> TimeFreezingFile::physical_state_names() const {
 }
 
 std::vector<double> TimeFreezingFile::alpha_penalty() const {
-  const double weight = alpha_regularization.value_or(0.0);
-  std::vector<double> w = frozen.alpha_regularization;  // nonzero on the gaps of inelastic contacts
-  if (!(weight > 0.0)) return {};
-  for (double& x : w) x = x != 0.0 ? weight : 0.0;
-  return w;
+  return frozen.alpha_penalty(alpha_regularization.value_or(0.0));
+}
+
+ocp::TimeFreezingSettings TimeFreezingFile::ocp_settings() const {
+  ocp::TimeFreezingSettings s;
+  s.speed_of_time_lower = speed_of_time_lower;
+  s.speed_of_time_upper = speed_of_time_upper;
+  s.speed_of_time_start = speed_of_time_start;
+  s.speed_of_time_penalty = speed_of_time_penalty;
+  s.clock_constraints = clock_constraints;
+  s.running_cost = running_cost;
+  s.alpha_regularization = alpha_regularization.value_or(0.0);
+  return s;
 }
 
 namespace detail {

@@ -927,14 +927,7 @@ OcpFile read_ocp(YamlDocument& doc, const std::vector<std::string>& overrides) {
   if (file.time_freezing) {
     TimeFreezingFile& tf = *file.time_freezing;
     tf.frozen.pss = pss;  // with the starts of free initial states
-    ocp.clock = tf.frozen.clock;
-    ocp.speed_of_time_lower = tf.speed_of_time_lower;
-    ocp.speed_of_time_upper = tf.speed_of_time_upper;
-    ocp.speed_of_time_start = tf.speed_of_time_start;
-    ocp.speed_of_time_penalty = tf.speed_of_time_penalty;
-    ocp.clock_constraints = tf.clock_constraints;
-    ocp.running_cost_time = tf.running_cost;
-    if (file.discretization.dcs == reformulate::DcsMode::Step) ocp.alpha_penalty = tf.alpha_penalty();
+    ocp::set_time_freezing(ocp, tf.frozen, file.discretization.dcs, tf.ocp_settings());
   }
   read_homotopy(doc, entries, file.homotopy);
   if (const MapEntry* d = find_entry(entries, "draw"))

@@ -71,6 +71,19 @@ double violation(double v, double lower, double upper) {
 
 }  // namespace
 
+void set_time_freezing(discretize::OcpSpec& spec, const reformulate::TimeFrozenModel& model, reformulate::DcsMode dcs,
+                       const TimeFreezingSettings& settings) {
+  spec.clock = model.clock;
+  spec.speed_of_time_lower = settings.speed_of_time_lower;
+  spec.speed_of_time_upper = settings.speed_of_time_upper;
+  spec.speed_of_time_start = settings.speed_of_time_start;
+  spec.speed_of_time_penalty = settings.speed_of_time_penalty;
+  spec.clock_constraints = settings.clock_constraints;
+  spec.running_cost_time = settings.running_cost;
+  spec.alpha_penalty.clear();
+  if (dcs == reformulate::DcsMode::Step) spec.alpha_penalty = model.alpha_penalty(settings.alpha_regularization);
+}
+
 PhysicalResult recover_physical(const reformulate::TimeFrozenModel& model, const Result& r) {
   const int clock = model.clock;
   if (clock < 0) throw Error("ocp::recover_physical: the model has no clock");

@@ -107,11 +107,18 @@ Dcs to_dcs(const model::Pss& pss, DcsMode mode) {
     const model::Subsystem& sub = pss.subsystems[s];
     if (sub.lifting) {
       // θ and β as variables, θ − weights(α, β) = 0 and β − definitions(α, β) = 0 (time_freezing.md §2.5.3).
+      // They are free variables, as in nosnoc: their equations fix them from α ∈ [0, 1], which
+      // already keeps them in [0, 1]. Bounds θ, β >= 0 would be redundant and active wherever a
+      // weight or product is 0 (every flight point: θ_aux = β = 0; every jump point: θ_ode = β = 0),
+      // i.e. extra active constraints whose gradients depend on those of the α bounds. That loses
+      // LICQ at every such point and changes IPOPT's path against the dense form: in T4's landing
+      // step (q0 = 0.8, 10 steps, 4 elements) the σ = 0.01 NLP ended in local infeasibility and
+      // the step hit the iteration limit, while the dense form solved it.
       const model::StepLifting& l = *sub.lifting;
       const sym::Vector theta = sym::symbols("theta", sub.n_regions());
       for (std::size_t k = 0; k < l.lift.size(); ++k) {
         d.z.push_back(l.lift[k]);
-        d.z_lower.push_back(0.0);
+        d.z_lower.push_back(-kInf);
         d.z_upper.push_back(kInf);
         d.z_start.push_back(0.0);  // set below from α's start
         d.z_names.push_back(l.lift_names[k]);
@@ -121,7 +128,7 @@ Dcs to_dcs(const model::Pss& pss, DcsMode mode) {
       }
       for (std::size_t i = 0; i < sub.n_regions(); ++i) {
         d.z.push_back(theta[i]);
-        d.z_lower.push_back(0.0);
+        d.z_lower.push_back(-kInf);
         d.z_upper.push_back(kInf);
         d.z_start.push_back(0.0);
         d.z_names.push_back("theta[" + std::to_string(d.theta.size()) + "]");

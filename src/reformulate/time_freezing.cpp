@@ -174,6 +174,17 @@ void lifted_regions(model::Subsystem& sub, TimeFrozenModel& tf, const sym::Vecto
 
 }  // namespace
 
+std::vector<double> TimeFrozenModel::alpha_penalty(double weight) const {
+  if (!(weight > 0.0)) return {};
+  std::vector<double> w = alpha_regularization;
+  bool any = false;
+  for (double& x : w) {
+    any = any || x != 0.0;
+    x = x != 0.0 ? weight : 0.0;
+  }
+  return any ? w : std::vector<double>{};
+}
+
 // ---------------------------------------------------------------------------------------------
 // CLS
 // ---------------------------------------------------------------------------------------------

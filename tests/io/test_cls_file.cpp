@@ -924,6 +924,42 @@ TEST(TimeFreezingFile, LiftingFollowsTheDcs) {
   }
 }
 
+// ocp::set_time_freezing, the public helper the reader uses: with the settings examples/cpp/push_block.cpp
+// gives (speed of time in [0.5, 10], everything else default: the α regularization off, as in the
+// file reader) it fills the time-freezing fields of a hand-built OcpSpec exactly as push_block.yaml
+// does; an explicit weight matches the file key time_freezing.alpha_regularization; with the
+// Stewart DCS no α penalty.
+TEST(TimeFreezingFile, OcpFieldsComeFromTheSetTimeFreezingHelper) {
+  const OcpFile file = read_ocp_file(example("push_block.yaml"));
+  ASSERT_TRUE(file.time_freezing);
+  stasis::ocp::TimeFreezingSettings settings;
+  EXPECT_EQ(settings.alpha_regularization, 0.0);  // off by default, like the file key
+  EXPECT_EQ(file.time_freezing->ocp_settings().alpha_regularization, 0.0);
+  settings.speed_of_time_lower = 0.5;
+  settings.speed_of_time_upper = 10.0;
+  stasis::discretize::OcpSpec spec;
+  stasis::ocp::set_time_freezing(spec, file.time_freezing->frozen, stasis::reformulate::DcsMode::Step, settings);
+  EXPECT_EQ(spec.clock, file.ocp.clock);
+  EXPECT_EQ(spec.clock, 4);
+  EXPECT_EQ(spec.speed_of_time_lower, file.ocp.speed_of_time_lower);
+  EXPECT_EQ(spec.speed_of_time_upper, file.ocp.speed_of_time_upper);
+  EXPECT_EQ(spec.speed_of_time_start, file.ocp.speed_of_time_start);
+  EXPECT_EQ(spec.speed_of_time_penalty, file.ocp.speed_of_time_penalty);
+  EXPECT_EQ(spec.clock_constraints, file.ocp.clock_constraints);
+  EXPECT_EQ(spec.running_cost_time, file.ocp.running_cost_time);
+  EXPECT_EQ(spec.alpha_penalty, file.ocp.alpha_penalty);
+  EXPECT_TRUE(spec.alpha_penalty.empty());  // off
+  // With a weight: the floor's gap only, as the file key gives it.
+  const OcpFile weighted = read_ocp_file(example("push_block.yaml"), {"time_freezing.alpha_regularization=1e-2"});
+  settings.alpha_regularization = 1e-2;
+  stasis::ocp::set_time_freezing(spec, file.time_freezing->frozen, stasis::reformulate::DcsMode::Step, settings);
+  EXPECT_EQ(spec.alpha_penalty, weighted.ocp.alpha_penalty);
+  EXPECT_EQ(spec.alpha_penalty, (std::vector<double>{1e-2, 0.0, 0.0}));
+  stasis::ocp::set_time_freezing(spec, file.time_freezing->frozen, stasis::reformulate::DcsMode::Stewart, settings);
+  EXPECT_TRUE(spec.alpha_penalty.empty());
+  EXPECT_TRUE(file.time_freezing->frozen.alpha_penalty(0.0).empty());
+}
+
 // time_freezing.alpha_regularization (docs/guide-cls.md): weight on each inelastic gap's α, by
 // off by default, 1e-2 in inelastic_2d_ocp.yaml; only the gaps (the first switching functions)
 // are weighted, and only with dcs: step.

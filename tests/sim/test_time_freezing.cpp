@@ -107,7 +107,17 @@ TEST(TimeFreezingSim, SpringDamperBounceWithinOneStep) {
 // Known gap, kept visible: T4's landing over 10 steps. Without the gap's α regularization the jump
 // and the contact phase share an element (f_c = 0 exactly in both, so α_gap is free) and the
 // impact is not reported; with it, the step before the landing is reported infeasible. See the
-// issue note.
+// issue note. Measured (6 elements, after the lifted-bounds and acceptable-point fixes):
+// - regularization 1e-2 (this test): step 4 (pure flight, ends at q = 0.0152) fails with
+//   Infeasible_Problem_Detected in both forms. The σ-independent reward for α_gap = 0 makes each
+//   relaxed NLP "land" where q·(1 − α_gap) <= σ: at σ = 0.1 the ball jumps at q = 0.05, at
+//   σ = 0.01 at q = 0.005, and once σ is below ~q_end the landed branch no longer exists.
+//   With weight 1e-6 every step converges and the impact is at t1 within 1e-9, but step 4 still
+//   costs 1490 (dense) / 9784 (lifted) IPOPT iterations: a smaller weight only postpones the
+//   same discontinuity, so it is not a fix.
+// - no regularization: dense converges, no impact reported; lifted reports the impact (t1 within
+//   1e-9) but rest steps 6, 8 and 9 end at the iteration limit with residual ~5e-9 (they start
+//   ~1e-9 off the contact surface: guide-pss.md's "step that starts very close to a surface").
 TEST(TimeFreezingSim, DISABLED_T4InelasticLandingImpactIsRecovered) {
   model::Cls c;
   sym::Vector q = c.add_positions({"q"});
@@ -131,16 +141,18 @@ TEST(TimeFreezingSim, T4InelasticLandingEndsAtRest) {
   c.forces = {-9.81};
   c.add_contact(q[0]);
   c.x0 = {0.8, 0.0};
-  // Dense form: with the lifted form (the default) step 5, the first one at rest after the landing,
-  // hits IPOPT's iteration limit (open defect, noted in issue #4).
-  reformulate::TimeFreezingOptions dense;
-  dense.lifting = false;
-  reformulate::TimeFrozenModel m = reformulate::time_freezing(c, dense);
-  TfRun r = simulate(m, 1.0, 10, 4, 2);
-  ASSERT_TRUE(r.numerical.converged) << r.numerical.message;
-  EXPECT_NEAR(r.physical.time.back(), 1.0, 1e-9);  // physical time exactly as asked
-  EXPECT_NEAR(r.physical.states.back()[0], 0.0, 1e-6);
-  EXPECT_NEAR(r.physical.states.back()[1], 0.0, 1e-6);
+  // Both forms: the lifted one (the default) and the dense sign-row one.
+  for (bool lifting : {true, false}) {
+    reformulate::TimeFreezingOptions tf;
+    tf.lifting = lifting;
+    reformulate::TimeFrozenModel m = reformulate::time_freezing(c, tf);
+    TfRun r = simulate(m, 1.0, 10, 4, 2);
+    const std::string form = lifting ? "lifted" : "dense";
+    ASSERT_TRUE(r.numerical.converged) << form << ": " << r.numerical.message;
+    EXPECT_NEAR(r.physical.time.back(), 1.0, 1e-9) << form;  // physical time exactly as asked
+    EXPECT_NEAR(r.physical.states.back()[0], 0.0, 1e-6) << form;
+    EXPECT_NEAR(r.physical.states.back()[1], 0.0, 1e-6) << form;
+  }
 }
 
 // Seed 002's bouncing ball (time_freezing.md §6.1, T3): q0 = 10, v0 = 0, γ = 0.9, k = 20, g = 9.81,

@@ -27,6 +27,7 @@
 #include "stasis/model/jump_system.hpp"
 #include "stasis/model/pss.hpp"
 #include "stasis/mpcc/options.hpp"
+#include "stasis/ocp/time_frozen.hpp"
 #include "stasis/reformulate/time_freezing.hpp"
 #include "stasis/sim/integrator.hpp"
 #include "stasis/sym/expr.hpp"
@@ -71,6 +72,8 @@ struct TimeFreezingFile {
   std::optional<double> alpha_regularization;
   /// The weights it gives for `frozen` (one per switching function; empty if off or not applicable).
   std::vector<double> alpha_penalty() const;
+  /// The OCP settings of the section (ocp::set_time_freezing; kind: ocp).
+  ocp::TimeFreezingSettings ocp_settings() const;
   /// The reformulation (reformulate::time_freezing); frozen.pss is the file's model.pss (with the
   /// file's x0, also after ocp.initial starts).
   reformulate::TimeFrozenModel frozen;

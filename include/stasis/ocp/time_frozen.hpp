@@ -1,5 +1,8 @@
 #pragma once
-// Time-frozen OCP solutions (cls / jump models; time_freezing.md §3–§4):
+// Time-frozen OCPs (cls / jump models; time_freezing.md §3–§4):
+// - set_time_freezing: the time-freezing fields of an OcpSpec (clock, speed of time, clock
+//   constraints, running-cost time, α regularization), as a problem file's `time_freezing:` sets
+//   them (examples/cpp/push_block.cpp builds a time-frozen OCP with it);
 // - recover_physical: the physical-time trajectory (the clock at every element boundary where it
 //   runs; a jump = two consecutive points with the same time), impacts, contact forces and the
 //   §4.7 sanity checks (sim::recover_physical), the physical control grid (the clock at each
@@ -21,6 +24,28 @@
 #include "stasis/sim/physical.hpp"
 
 namespace stasis::ocp {
+
+/// What a problem file's `time_freezing:` section sets in an OCP beyond the reformulation
+/// (docs/guide-cls.md; the defaults are the file's).
+struct TimeFreezingSettings {
+  /// Bounds and start of the speed of time s_k of every control stage (see check_speed_of_time).
+  double speed_of_time_lower = 1.0, speed_of_time_upper = 25.0, speed_of_time_start = 1.0;
+  double speed_of_time_penalty = 0.0;  ///< ρ_sot Σ (s_k − 1)²
+  discretize::OcpSpec::ClockConstraints clock_constraints = discretize::OcpSpec::ClockConstraints::Stagewise;
+  discretize::OcpSpec::RunningCost running_cost = discretize::OcpSpec::RunningCost::Physical;
+  /// Weight of the α regularization of the inelastic gaps (TimeFrozenModel::alpha_penalty); 0 = off,
+  /// the default, as for a file without time_freezing.alpha_regularization.
+  double alpha_regularization = 0.0;
+};
+
+/// Makes `spec` a time-frozen OCP on model.pss, as `stasis solve` does for a cls or jump file:
+/// sets spec.clock = model.clock, the speed-of-time bounds, start and penalty, the clock
+/// constraints, the running-cost time and spec.alpha_penalty = model.alpha_penalty(weight) when
+/// `dcs` is DcsMode::Step (a Heaviside-form term; cleared for Stewart). Everything else (horizon,
+/// stages, costs, constraints, bounds, sized with the clock state last) is the caller's. The
+/// horizon and the final-time bounds are physical time.
+void set_time_freezing(discretize::OcpSpec& spec, const reformulate::TimeFrozenModel& model, reformulate::DcsMode dcs,
+                       const TimeFreezingSettings& settings = {});
 
 struct PhysicalResult {
   sim::PhysicalTrajectory trajectory;  ///< physical time and states, impacts, forces, warnings

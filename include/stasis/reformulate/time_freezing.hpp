@@ -107,13 +107,17 @@ struct TimeFrozenModel {
   sym::Vector D;
   /// Per contact (JumpSystem: friction 0; restitution NaN with user auxiliary fields).
   std::vector<double> friction, restitution;
-  std::vector<std::string> contact_names;
+  std::vector<std::string> contact_names;  ///< per contact / constraint, for messages and results
   /// Suggested weights of a Heaviside α regularization, one per switching function
   /// (discretize::OcpSpec::alpha_penalty): 1e-2 on each gap's α of an inelastic Cls, else empty.
   /// While a gap is exactly zero (the frozen jump and the contact phase after it) its α is free;
   /// the weight makes the contact phase use the normal-velocity α, so that cross complementarity
   /// puts an element boundary at the end of the jump.
-  std::vector<double> alpha_regularization;     ///< per contact / constraint, for messages and results
+  std::vector<double> alpha_regularization;
+  /// The weights of discretize::OcpSpec::alpha_penalty and sim::Options::alpha_penalty with
+  /// `weight` on every switching function that alpha_regularization marks (nonzero) and 0 on the
+  /// others; empty when weight <= 0 or nothing is marked (no regularization).
+  std::vector<double> alpha_penalty(double weight) const;
   double stiffness = 0, damping = 0;          ///< spring–damper k and c (elastic only)
   std::size_t n_switching() const { return pss.subsystems.empty() ? 0 : pss.subsystems[0].switching.size(); }
   std::size_t n_regions() const { return region_contacts.size(); }
