@@ -254,6 +254,10 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc) {
       if (left <= 0) return false;
       impl_->ipopt->set_option("max_cpu_time", left);
     }
+    // The branch NLP's rows (dynamics included) must hold to the tolerance the result claims.
+    if (tie_acceptable_violation)
+      impl_->ipopt->set_option("acceptable_constr_viol_tol",
+                               std::min(kIpoptAcceptableConstrViolTol, options_.complementarity_tol));
     detail::PolishOutcome out =
         impl_->polisher->run(*impl_->ipopt, mpcc_part(w), nlp.variable_lower(), nlp.variable_upper(), par);
     ++polish_solves;
