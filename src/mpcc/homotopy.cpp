@@ -17,12 +17,6 @@ using Clock = std::chrono::steady_clock;
 /// IPOPT's default acceptable_constr_viol_tol.
 constexpr double kIpoptAcceptableConstrViolTol = 1e-2;
 
-int local_index_of(const sym::Vector& variables, const sym::Expr& e) {
-  if (!e.is_symbol()) return -1;
-  for (std::size_t i = 0; i < variables.size(); ++i)
-    if (sym::is_same(variables[i], e)) return static_cast<int>(i);
-  return -1;
-}
 }  // namespace
 
 struct Homotopy::Impl {
@@ -111,7 +105,7 @@ Homotopy::Homotopy(const Problem& problem, const HomotopyOptions& options)
       for (std::size_t i = 0; i < n_pairs; ++i) {
         for (int side = 0; side < 2; ++side) {
           const sym::Expr& e = side == 0 ? m.G[i] : m.H[i];
-          int local = local_index_of(m.variables, e);
+          int local = detail::local_index_of(m.variables, e);
           if (local >= 0) {
             info.nonneg_local_variables.push_back(local);
           } else if (!e.is_constant() || e.constant_value() < 0) {

@@ -9,14 +9,12 @@
 
 namespace stasis::mpcc::detail {
 
-namespace {
 int local_index_of(const sym::Vector& variables, const sym::Expr& e) {
   if (!e.is_symbol()) return -1;
   for (std::size_t i = 0; i < variables.size(); ++i)
     if (sym::is_same(variables[i], e)) return static_cast<int>(i);
   return -1;
 }
-}  // namespace
 
 Polisher::Polisher(const Problem& problem) : problem_(problem) {
   for (std::size_t i = 0; i < problem.n_variables(); ++i)

@@ -22,6 +22,9 @@
 
 namespace stasis::mpcc::detail {
 
+/// Index of e among variables if e is one of those symbols, else -1.
+int local_index_of(const sym::Vector& variables, const sym::Expr& e);
+
 struct PolishOutcome {
   nlp::SolveResult solve;           ///< the branch NLP's IPOPT result (w has the MPCC's variables)
   std::size_t fixed_by_bounds = 0;  ///< pair sides made zero by fixing variables

@@ -48,6 +48,12 @@ Problem not_s_stationary_problem() {
 struct Mode {
   Relaxation relaxation;
   Steering steering;
+  HomotopyOptions options() const {
+    HomotopyOptions o;
+    o.relaxation = relaxation;
+    o.steering = steering;
+    return o;
+  }
 };
 
 std::vector<Mode> all_modes() {
@@ -86,9 +92,7 @@ TEST(Homotopy, AutomaticStepCountReachesSigmaFinal) {
 TEST(Homotopy, T8EveryRelaxationAndSteering) {
   for (const Mode& mode : all_modes()) {
     Problem p = t8_problem();
-    HomotopyOptions o;
-    o.relaxation = mode.relaxation;
-    o.steering = mode.steering;
+    HomotopyOptions o = mode.options();
     Homotopy h(p, o);
     Result r = h.solve();
     SCOPED_TRACE(std::string(to_string(mode.relaxation)) + " / " + to_string(mode.steering));
@@ -104,9 +108,7 @@ TEST(Homotopy, T8EveryRelaxationAndSteering) {
 TEST(Homotopy, NotSStationaryEveryRelaxationAndSteering) {
   for (const Mode& mode : all_modes()) {
     Problem p = not_s_stationary_problem();
-    HomotopyOptions o;
-    o.relaxation = mode.relaxation;
-    o.steering = mode.steering;
+    HomotopyOptions o = mode.options();
     Homotopy h(p, o);
     Result r = h.solve();
     SCOPED_TRACE(std::string(to_string(mode.relaxation)) + " / " + to_string(mode.steering));
@@ -199,9 +201,7 @@ TEST(Homotopy, LastIterateOfAFailedStep) {
 TEST(Homotopy, PolishingStopsAtTheExactSolutionOfTheIdentifiedBranch) {
   for (const Mode& mode : all_modes()) {
     Problem p = not_s_stationary_problem();
-    HomotopyOptions o;
-    o.relaxation = mode.relaxation;
-    o.steering = mode.steering;
+    HomotopyOptions o = mode.options();
     o.polish = true;
     o.polish_threshold = 1.0 + 1e-6;
     Homotopy h(p, o);
