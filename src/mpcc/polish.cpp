@@ -84,6 +84,15 @@ PolishOutcome Polisher::run(nlp::IpoptSolver& ipopt, const std::vector<double>& 
   std::copy(lower.begin(), lower.begin() + static_cast<std::ptrdiff_t>(n_w), nlp_.variable_lower().begin());
   std::copy(upper.begin(), upper.begin() + static_cast<std::ptrdiff_t>(n_w), nlp_.variable_upper().begin());
   std::copy(parameters.begin(), parameters.end(), nlp_.parameters().begin());
+  // Every side row starts free (or >= 0); the branch below fixes some of them.
+  for (std::size_t bi = 0; bi < problem_.blocks().size(); ++bi) {
+    const Kind& k = kinds_[static_cast<std::size_t>(problem_.blocks()[bi].kind)];
+    for (std::size_t j = 0; j < k.free_lower.size(); ++j) {
+      const std::size_t row = static_cast<std::size_t>(first_row_[bi]) + k.n_model_rows + j;
+      nlp_.constraint_lower()[row] = k.free_lower[j];
+      nlp_.constraint_upper()[row] = k.free_upper[j];
+    }
+  }
 
   std::vector<double> G, H;
   problem_.pair_values(w, G, H, &parameters);
@@ -148,16 +157,6 @@ PolishOutcome Polisher::run(nlp::IpoptSolver& ipopt, const std::vector<double>& 
   std::vector<double> w0(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(n_w));
   for (std::size_t v = 0; v < n_w; ++v) w0[v] = std::clamp(w0[v], nlp_.variable_lower()[v], nlp_.variable_upper()[v]);
   out.solve = ipopt.solve(nlp_, w0, nullptr);
-
-  // Leave the rows free again for the next branch.
-  for (std::size_t bi = 0; bi < problem_.blocks().size(); ++bi) {
-    const Kind& k = kinds_[static_cast<std::size_t>(problem_.blocks()[bi].kind)];
-    for (std::size_t j = 0; j < k.free_lower.size(); ++j) {
-      const std::size_t row = static_cast<std::size_t>(first_row_[bi]) + k.n_model_rows + j;
-      nlp_.constraint_lower()[row] = k.free_lower[j];
-      nlp_.constraint_upper()[row] = k.free_upper[j];
-    }
-  }
   return out;
 }
 
