@@ -281,3 +281,39 @@ TEST(Homotopy, PolishingIsNotTriedAboveItsThreshold) {
   EXPECT_THROW(set_option(bad, "polish_threshold", "0"); bad.validate(), Error);
   EXPECT_THROW(set_option(bad, "polish", "maybe"), Error);
 }
+
+// A branch that cannot be taken and the fallback: min (x − 0.6)² + (y − 0.5)², y in [0.5, 2],
+// 0 <= y ⟂ x >= 0. The σ = 1 step keeps (x, y) = (0.6, 0.5) (xy = 0.3 <= 1); its smaller side is
+// y, which its bounds keep away from 0, so that polishing fails at once and the homotopy goes on.
+// At σ = 0.1 the step gives x = 0.2 < y = 0.5 and the branch x = 0 gives the solution (0, 0.5).
+TEST(Homotopy, PolishingFallsBackToTheHomotopyWhenABranchIsInfeasible) {
+  Problem p;
+  Index x = p.add_variable("x", 0.0, kInf, 0.6);
+  Index y = p.add_variable("y", 0.5, 2.0, 0.5);
+  sym::Vector s = sym::symbols("s", 2);
+  BlockModel m;
+  m.name = "fallback";
+  m.variables = s;
+  m.objective = sq(s[0] - 0.6) + sq(s[1] - 0.5);
+  m.G = {s[1]};
+  m.H = {s[0]};
+  m.nonnegativity_implied = true;
+  p.add_block(p.add_block_kind(m), {x, y});
+  HomotopyOptions o;
+  o.polish = true;
+  o.polish_threshold = 1.0;
+  Result r = Homotopy(p, o).solve();
+  ASSERT_TRUE(r.converged) << r.message;
+  EXPECT_TRUE(r.polished);
+  ASSERT_EQ(r.steps.size(), 4u);
+  EXPECT_TRUE(r.steps[1].polish);
+  EXPECT_FALSE(nlp::is_success(r.steps[1].status));
+  EXPECT_FALSE(r.steps[2].polish);
+  EXPECT_DOUBLE_EQ(r.steps[2].sigma, 0.1);
+  EXPECT_TRUE(r.steps[3].polish);
+  EXPECT_EQ(r.w[0], 0.0);
+  // y's optimum lies on its bound with a zero multiplier, which IPOPT approaches only like the
+  // square root of its barrier parameter: measured 5.8e-7 away, so 1e-6.
+  EXPECT_NEAR(r.w[1], 0.5, 1e-6);
+  EXPECT_NEAR(r.objective, 0.36, 1e-9);
+}
