@@ -331,6 +331,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc) {
     // 1/σ is still too small), so by default the next step restarts from the last good iterate.
     if (!failed || nosnoc) {
       w = sr.w;
+      polish_tried = false;
       previous = sr.multipliers;
       have_previous = true;
     }
@@ -358,7 +359,6 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc) {
     if (!sr.message.empty()) res.message = sr.message;
     if (on_step) on_step(st);
     ++i;
-    polish_tried = false;
     if (!failed && !timeout && wants_polish(r) && try_polish()) r = res.residual;
   }
   // A failed step leaves w at the last good iterate, which may be close enough to its branch.
