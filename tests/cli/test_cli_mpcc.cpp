@@ -105,6 +105,27 @@ TEST(CliMpcc, ResultFileAndProgressLines) {
   EXPECT_EQ(lines, j["solver"]["homotopy"].size());
 }
 
+// Active-set polishing from the command line: not_s_stationary.yaml's σ = 1 step has residual 1
+// (x1 = x2 = 1, guide-mpcc.md); with the threshold at 1 its branch x1 = 0 gives the exact
+// minimizer (0, 0, 0) at once. The progress table has a "polish" row; result.json marks it.
+TEST(CliMpcc, PolishingRowAndRecord) {
+  std::string out = temp_dir("polish");
+  CliRun r = run("mpcc " + example("not_s_stationary.yaml") + " --out " + out +
+                 " -o options.polish=true -o options.polish_threshold=1.000001");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("  polish  "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("active-set polishing"), std::string::npos) << r.output;
+  auto j = read_json(out + "/result.json");
+  EXPECT_EQ(j["status"], "converged");
+  EXPECT_EQ(j["complementarity_residual"].get<double>(), 0.0);
+  const auto& steps = j["solver"]["homotopy"];
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_FALSE(steps[0].contains("polish"));
+  EXPECT_EQ(steps[1]["polish"], true);
+  EXPECT_EQ(steps[1]["sigma"].get<double>(), 0.0);
+  for (const char* x : {"x1", "x2", "x3"}) EXPECT_NEAR(j["variables"][x].get<double>(), 0.0, 1e-9) << x;
+}
+
 TEST(CliMpcc, NosnocPresetRunsTheSameProblem) {
   std::string out = temp_dir("nosnoc");
   CliRun r = run("mpcc " + example("bard1.yaml") + " --quiet --out " + out + " -o options.preset=nosnoc");
