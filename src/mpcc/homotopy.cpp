@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "nlp_blocks.hpp"
 #include "polish.hpp"
 #include "stasis/error.hpp"
 
@@ -31,11 +32,7 @@ Homotopy::Homotopy(const Problem& problem, const HomotopyOptions& options)
     : problem_(problem), options_(options), impl_(std::make_unique<Impl>()) {
   options_.validate();
   nlp::Problem& nlp = impl_->relaxed;
-  const std::size_t n_w = problem.n_variables();
-  for (std::size_t i = 0; i < n_w; ++i)
-    nlp.add_variable(problem.variable_names[i], problem.lower()[i], problem.upper()[i], problem.start()[i]);
-  for (std::size_t i = 0; i < problem.n_parameters(); ++i)
-    nlp.add_parameter(problem.parameter_names[i], problem.parameter_values()[i]);
+  detail::add_variables_and_parameters(problem, nlp);
   impl_->sigma_param = nlp.add_parameter("sigma", options_.sigma0);
   impl_->weight_param = nlp.add_parameter("steering_weight", 1.0);
   impl_->scale_param = nlp.add_parameter("objective_scale", 1.0);
@@ -62,17 +59,10 @@ Homotopy::Homotopy(const Problem& problem, const HomotopyOptions& options)
   std::vector<KindInfo> infos;
   for (const CompiledKind& ck : problem.kinds()) {
     const BlockModel& m = ck.model;
-    nlp::BlockModel r;
-    r.name = m.name;
-    r.variables = m.variables;
-    r.parameters = m.parameters;
+    nlp::BlockModel r = detail::block_rows(m, m.name);
     sym::Expr sigma = sym::Expr::symbol("sigma"), weight = sym::Expr::symbol("steering_weight"),
               scale = sym::Expr::symbol("objective_scale");
     r.parameters.insert(r.parameters.end(), {sigma, weight, scale});
-    r.constraints = m.constraints;
-    r.constraint_names = m.constraint_names;
-    if (r.constraint_names.empty() && !m.constraints.empty())
-      for (std::size_t i = 0; i < m.constraints.size(); ++i) r.constraint_names.push_back("row " + std::to_string(i));
     KindInfo info{};
     sym::Expr objective = scale * m.objective;
     const std::size_t n_pairs = m.G.size();
@@ -252,10 +242,9 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc) {
     if (tie_acceptable_violation)
       impl_->ipopt->set_option("acceptable_constr_viol_tol",
                                std::min(kIpoptAcceptableConstrViolTol, options_.complementarity_tol));
-    detail::PolishOutcome out =
+    const nlp::SolveResult sr =
         impl_->polisher->run(*impl_->ipopt, mpcc_part(w), nlp.variable_lower(), nlp.variable_upper(), par);
     ++polish_solves;
-    const nlp::SolveResult& sr = out.solve;
     StepStats st;
     st.step = static_cast<int>(res.steps.size());
     st.sigma = 0.0;

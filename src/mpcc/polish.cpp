@@ -5,35 +5,19 @@
 #include <cmath>
 #include <limits>
 
+#include "nlp_blocks.hpp"
 #include "stasis/sym/derivatives.hpp"
 
 namespace stasis::mpcc::detail {
 
-int local_index_of(const sym::Vector& variables, const sym::Expr& e) {
-  if (!e.is_symbol()) return -1;
-  for (std::size_t i = 0; i < variables.size(); ++i)
-    if (sym::is_same(variables[i], e)) return static_cast<int>(i);
-  return -1;
-}
-
 Polisher::Polisher(const Problem& problem) : problem_(problem) {
-  for (std::size_t i = 0; i < problem.n_variables(); ++i)
-    nlp_.add_variable(problem.variable_names[i], problem.lower()[i], problem.upper()[i], problem.start()[i]);
-  for (std::size_t i = 0; i < problem.n_parameters(); ++i)
-    nlp_.add_parameter(problem.parameter_names[i], problem.parameter_values()[i]);
+  add_variables_and_parameters(problem, nlp_);
 
   std::vector<int> nlp_kinds;
   for (const CompiledKind& ck : problem.kinds()) {
     const BlockModel& m = ck.model;
-    nlp::BlockModel r;
-    r.name = m.name + ".branch";
-    r.variables = m.variables;
-    r.parameters = m.parameters;
+    nlp::BlockModel r = block_rows(m, m.name + ".branch");
     r.objective = m.objective;
-    r.constraints = m.constraints;
-    r.constraint_names = m.constraint_names;
-    if (r.constraint_names.empty() && !m.constraints.empty())
-      for (std::size_t i = 0; i < m.constraints.size(); ++i) r.constraint_names.push_back("row " + std::to_string(i));
     Kind k;
     k.n_model_rows = m.constraints.size();
     int n_extra = 0;
@@ -78,7 +62,7 @@ Polisher::Polisher(const Problem& problem) : problem_(problem) {
   nlp_.finalize();
 }
 
-PolishOutcome Polisher::run(nlp::IpoptSolver& ipopt, const std::vector<double>& w, const std::vector<double>& lower,
+nlp::SolveResult Polisher::run(nlp::IpoptSolver& ipopt, const std::vector<double>& w, const std::vector<double>& lower,
                             const std::vector<double>& upper, const std::vector<double>& parameters) {
   const std::size_t n_w = problem_.n_variables();
   std::copy(lower.begin(), lower.begin() + static_cast<std::ptrdiff_t>(n_w), nlp_.variable_lower().begin());
@@ -102,7 +86,6 @@ PolishOutcome Polisher::run(nlp::IpoptSolver& ipopt, const std::vector<double>& 
     if (value < nlp_.variable_lower()[v] || value > nlp_.variable_upper()[v]) return false;
     return std::isnan(fixed[v]) || fixed[v] == value;
   };
-  PolishOutcome out;
   std::size_t pair = 0;
   for (std::size_t bi = 0; bi < problem_.blocks().size(); ++bi) {
     const BlockInstance& b = problem_.blocks()[bi];
@@ -115,17 +98,16 @@ PolishOutcome Polisher::run(nlp::IpoptSolver& ipopt, const std::vector<double>& 
       const Side& s = k.sides[2 * i + (g_side ? 0 : 1)];
       const double value = g_side ? G[pair] : H[pair];
       if (s.row < 0) {
-        // A plain variable: fix it at 0 (if the bounds exclude 0 the branch is infeasible; IPOPT
-        // will say so through the inconsistent bounds check below).
+        // A plain variable: fix it at 0; if its bounds exclude 0 the branch is infeasible.
         auto v = static_cast<std::size_t>(b.variables[static_cast<std::size_t>(s.local_variable)]);
         if (can_fix(v, 0.0)) {
           fixed[v] = 0.0;
-          ++out.fixed_by_bounds;
           continue;
         }
-        out.solve.status = nlp::Status::Infeasible;
-        out.solve.message = "polishing: variable '" + problem_.variable_names[v] + "' cannot be fixed at 0";
-        return out;
+        nlp::SolveResult infeasible;
+        infeasible.status = nlp::Status::Infeasible;
+        infeasible.message = "polishing: variable '" + problem_.variable_names[v] + "' cannot be fixed at 0";
+        return infeasible;
       }
       // Affine and >= 0 by the bounds: its minimum over the box is value + Σ a_j (b_j − w_j),
       // attained only with every variable at its bound b_j.
@@ -144,11 +126,9 @@ PolishOutcome Polisher::run(nlp::IpoptSolver& ipopt, const std::vector<double>& 
           auto v = static_cast<std::size_t>(b.variables[static_cast<std::size_t>(local)]);
           fixed[v] = a > 0 ? nlp_.variable_lower()[v] : nlp_.variable_upper()[v];
         }
-        ++out.fixed_by_bounds;
       } else {
         nlp_.constraint_lower()[row_of(s)] = 0.0;
         nlp_.constraint_upper()[row_of(s)] = 0.0;
-        ++out.fixed_by_rows;
       }
     }
   }
@@ -156,8 +136,7 @@ PolishOutcome Polisher::run(nlp::IpoptSolver& ipopt, const std::vector<double>& 
     if (!std::isnan(fixed[v])) nlp_.variable_lower()[v] = nlp_.variable_upper()[v] = fixed[v];
   std::vector<double> w0(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(n_w));
   for (std::size_t v = 0; v < n_w; ++v) w0[v] = std::clamp(w0[v], nlp_.variable_lower()[v], nlp_.variable_upper()[v]);
-  out.solve = ipopt.solve(nlp_, w0, nullptr);
-  return out;
+  return ipopt.solve(nlp_, w0, nullptr);
 }
 
 }  // namespace stasis::mpcc::detail

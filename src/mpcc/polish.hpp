@@ -22,15 +22,6 @@
 
 namespace stasis::mpcc::detail {
 
-/// Index of e among variables if e is one of those symbols, else -1.
-int local_index_of(const sym::Vector& variables, const sym::Expr& e);
-
-struct PolishOutcome {
-  nlp::SolveResult solve;           ///< the branch NLP's IPOPT result (w has the MPCC's variables)
-  std::size_t fixed_by_bounds = 0;  ///< pair sides made zero by fixing variables
-  std::size_t fixed_by_rows = 0;    ///< pair sides made zero by an equality row
-};
-
 class Polisher {
  public:
   /// Builds and compiles the branch NLP once (rows for every side that is not a single variable).
@@ -39,7 +30,8 @@ class Polisher {
   /// Solves the branch NLP selected at w: for each pair the side with the smaller value is fixed
   /// at zero. lower/upper are the MPCC variables' current bounds and parameters its parameter
   /// values (a caller may have changed both on the relaxed NLP since construction).
-  PolishOutcome run(nlp::IpoptSolver& ipopt, const std::vector<double>& w, const std::vector<double>& lower,
+  /// Returns IPOPT's result (w has the MPCC's variables).
+  nlp::SolveResult run(nlp::IpoptSolver& ipopt, const std::vector<double>& w, const std::vector<double>& lower,
                     const std::vector<double>& upper, const std::vector<double>& parameters);
 
  private:
