@@ -139,7 +139,7 @@ int run(const Args& a) {
   // ---- build ----
   t0 = Clock::now();
   c0 = cpu_now();
-  ocp::Options options{file.discretization, file.homotopy};
+  ocp::Options options{file.discretization, file.homotopy, file.initialization};
   if (file.time_freezing) ocp::check_speed_of_time(file.time_freezing->frozen, file.ocp);
   reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, options.discretization.dcs);
   ocp::Solver solver(dcs, file.ocp, options);

@@ -33,8 +33,9 @@ void print_step_header() {
 }
 
 void print_step(const mpcc::StepStats& s) {
-  // A polishing solve has no σ: its row says "polish" there.
-  fmt::print("{:>4}  {:>9}  {:>9.2e}  {:>14.7e}  {:>5}  {:<34} {:>7.3f}s\n", s.step,
+  // A polishing solve has no σ: its row says "polish" there. Phase-1 steps are numbered i0, i1, ...
+  fmt::print("{:>4}  {:>9}  {:>9.2e}  {:>14.7e}  {:>5}  {:<34} {:>7.3f}s\n",
+             s.initialization ? fmt::format("i{}", s.step) : std::to_string(s.step),
              s.polish ? std::string("polish") : fmt::format("{:.2e}", s.sigma), s.residual, s.objective, s.iterations,
              nlp::to_string(s.status), s.wall_time_s);
   std::fflush(stdout);
@@ -187,7 +188,7 @@ int run_solve(const CommonOptions& o) {
   require_kind(o.file, "ocp");
   io::OcpFile file = io::read_ocp_file(o.file, o.overrides);
   if (o.verbose) file.homotopy.print_level = 5;
-  ocp::Options oo{file.discretization, file.homotopy};
+  ocp::Options oo{file.discretization, file.homotopy, file.initialization};
   check_speed_of_time(file);
   reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, oo.discretization.dcs);
   ocp::Solver solver(dcs, file.ocp, oo);
@@ -200,6 +201,13 @@ int run_solve(const CommonOptions& o) {
                file.ocp.time_optimal ? ", time-optimal" : "");
     fmt::print("MPCC: {} variables, {} constraints, {} complementarity pairs\n", P.n_variables(), P.n_constraints(),
                P.n_pairs());
+    const ocp::InitializationOptions& init = oo.initialization;
+    if (init.method == ocp::InitializationOptions::Method::Smoothed)
+      fmt::print("initialization: smoothed standard time stepping (G·H = σ, σ from {:g} to {:g}{}), steps i0, i1, ...\n",
+                 init.sigma0, init.sigma_final,
+                 init.omit_path_constraints.empty()
+                     ? std::string()
+                     : fmt::format(", without {} path constraint(s)", init.omit_path_constraints.size()));
     print_step_header();
     solver.on_step = print_step;
   }
@@ -231,7 +239,7 @@ int run_solve(const CommonOptions& o) {
         "{}: {} (objective {:.10g}, final time {:.10g}, residual {:.2e}); {} impacts; after {} NLP solves, "
         "{} IPOPT iterations, {:.3f} s (construction {:.3f} s)\n",
         r.converged ? "converged" : "NOT converged", solver_message, r.objective, p.final_time, r.residual,
-        p.trajectory.impacts.size(), r.homotopy.nlp_solves, r.homotopy.nlp_iterations, r.solve_time_s,
+        p.trajectory.impacts.size(), r.nlp_solves(), r.nlp_iterations(), r.solve_time_s,
         r.construction_time_s);
     if (!diagnosis.empty()) fmt::print("diagnosis: {}\n", diagnosis.message);
     for (const auto& w : p.trajectory.warnings) fmt::print("warning: {}\n", w);
@@ -259,7 +267,7 @@ int run_solve(const CommonOptions& o) {
   fmt::print("{}: {} (objective {:.10g}, final time {:.10g}, residual {:.2e}) after {} NLP solves, {} IPOPT "
              "iterations, {:.3f} s (construction {:.3f} s)\n",
              r.converged ? "converged" : "NOT converged", r.message, r.objective, r.final_time, r.residual,
-             r.homotopy.nlp_solves, r.homotopy.nlp_iterations, r.solve_time_s, r.construction_time_s);
+             r.nlp_solves(), r.nlp_iterations(), r.solve_time_s, r.construction_time_s);
   if (!o.quiet) fmt::print("wrote {}/result.json, trajectory.csv, events.csv\n", dir);
   write_report_for(dir, o.quiet);
   return r.converged ? 0 : 1;
@@ -282,7 +290,7 @@ int run_check(const CommonOptions& o) {
     io::OcpFile file = io::read_ocp_file(o.file, o.overrides);
     check_speed_of_time(file);
     reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, file.discretization.dcs);
-    ocp::Solver solver(dcs, file.ocp, {file.discretization, file.homotopy});
+    ocp::Solver solver(dcs, file.ocp, {file.discretization, file.homotopy, file.initialization});
     const auto& P = solver.transcription().problem;
     fmt::print("{}: kind ocp, OK\n  model: {} states, {} controls, {} regions ({} form)\n", o.file, dcs.n_x(),
                dcs.n_u(), dcs.theta.size(), reformulate::to_string(dcs.mode));

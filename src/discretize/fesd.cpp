@@ -84,6 +84,7 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
   tr.n_x = n_x;
   tr.n_u = n_u;
   tr.n_z = n_z;
+  tr.n_boundary_z = dcs.boundary_z.size();
   CollocationMatrices col;
   if (integral) col = collocation_matrices(opt.scheme, n_s);
   const ButcherTableau& bt = tr.tableau;

@@ -130,9 +130,9 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 const std::vector<std::string> kSimulateKeys = {"kind",     "name",           "description",   "model",
                                                 "simulate", "discretization", "time_freezing", "homotopy",
                                                 "draw"};
-const std::vector<std::string> kOcpKeys = {"kind", "name",           "description",   "model",
-                                           "ocp",  "discretization", "time_freezing", "homotopy",
-                                           "draw"};
+const std::vector<std::string> kOcpKeys = {"kind",     "name",           "description",   "model",
+                                           "ocp",      "discretization", "time_freezing", "homotopy",
+                                           "initialization", "draw"};
 const std::vector<std::string> kModelKinds = {"pss", "cls", "jump"};
 const std::vector<std::string> kPssKeys = {"states",     "controls", "parameters", "definitions",
                                            "switching",  "regions",  "subsystems", "f0",
@@ -169,6 +169,7 @@ const std::vector<std::string> kSections = {"",
                                             "time_freezing.speed_of_time",
                                             "homotopy",
                                             "homotopy.ipopt",
+                                            "initialization",
                                             "ocp",
                                             "ocp.final_time",
                                             "ocp.controls",
@@ -558,6 +559,41 @@ void validate_discretization(const YamlDocument& doc, const discretize::Options&
   }
 }
 
+// `initialization:` (ocp files): ocp::InitializationOptions by name, checked as a whole.
+void read_initialization(const YamlDocument& doc, const std::vector<MapEntry>& entries,
+                         ocp::InitializationOptions& options) {
+  const MapEntry* section = find_entry(entries, "initialization");
+  if (!section) return;
+  const std::vector<MapEntry> fields = doc.entries(section->value, "initialization");
+  std::vector<std::string> allowed;
+  for (const auto& o : ocp::initialization_option_table()) allowed.push_back(o.name);
+  doc.check_keys(fields, allowed, "initialization");
+  for (const auto& e : fields) {
+    // A list (omit_path_constraints: [5, 6]) is passed on as "5,6".
+    std::string value;
+    if (e.value && e.value.IsSequence()) {
+      for (std::size_t i = 0; i < e.value.size(); ++i)
+        value += (i ? "," : "") + doc.scalar(e.value[i], doc.where(e.value[i]), "initialization option '" + e.key + "'");
+    } else {
+      value = doc.scalar(e.value, e.value_where, "initialization option '" + e.key + "'");
+    }
+    try {
+      ocp::set_initialization_option(options, e.key, value);
+    } catch (const Error& err) {
+      doc.fail(e.value_where, std::string("initialization: ") + err.what());
+    }
+  }
+  try {
+    options.validate();
+  } catch (const Error& err) {
+    SourceLocation where = section->key_where;
+    const std::string message = err.what();
+    for (const auto& e : fields)
+      if (message.find("option '" + e.key + "'") != std::string::npos) where = e.value_where;
+    doc.fail(where, "initialization: " + message);
+  }
+}
+
 void read_homotopy(const YamlDocument& doc, const std::vector<MapEntry>& entries,
                    mpcc::HomotopyOptions& options) {
   if (const MapEntry* e = find_entry(entries, "homotopy"))
@@ -930,6 +966,13 @@ OcpFile read_ocp(YamlDocument& doc, const std::vector<std::string>& overrides) {
     ocp::set_time_freezing(ocp, tf.frozen, file.discretization.dcs, tf.ocp_settings());
   }
   read_homotopy(doc, entries, file.homotopy);
+  read_initialization(doc, entries, file.initialization);
+  for (int i : file.initialization.omit_path_constraints)
+    if (static_cast<std::size_t>(i) >= ocp.path.size())
+      doc.fail(find_entry(entries, "initialization")->key_where,
+               "initialization.omit_path_constraints: position " + std::to_string(i) +
+                   " is not a path constraint (ocp.constraints.path has " + std::to_string(ocp.path.size()) +
+                   ", counted from 0)");
   if (const MapEntry* d = find_entry(entries, "draw"))
     file.draw = detail::read_draw(doc, *d, ms.scope, pss.state_names, pss.control_names);
   return file;

@@ -250,12 +250,18 @@ json ocp_common(const OcpFile& file, const ocp::Result& r) {
     controls[file.control_names[i]] = col;
   }
   j["controls"] = controls;
-  j["solver"] = {{"nlp_iterations", r.homotopy.nlp_iterations},
-                 {"nlp_solves", r.homotopy.nlp_solves},
+  j["solver"] = {{"nlp_iterations", r.nlp_iterations()},
+                 {"nlp_solves", r.nlp_solves()},
                  {"wall_time_s", r.solve_time_s},
                  {"construction_time_s", r.construction_time_s},
-                 {"evaluation_time_s", r.homotopy.evaluation_time_s},
+                 {"evaluation_time_s", r.homotopy.evaluation_time_s + r.initialization.evaluation_time_s},
                  {"homotopy", homotopy_steps(r.homotopy)}};
+  if (!r.initialization.steps.empty())
+    j["solver"]["initialization"] = {{"method", ocp::to_string(file.initialization.method)},
+                                     {"nlp_iterations", r.initialization.nlp_iterations},
+                                     {"nlp_solves", r.initialization.nlp_solves},
+                                     {"wall_time_s", r.initialization.wall_time_s},
+                                     {"steps", homotopy_steps(r.initialization)}};
   return j;
 }
 

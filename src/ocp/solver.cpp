@@ -13,13 +13,92 @@ namespace {
 using Clock = std::chrono::steady_clock;
 }  // namespace
 
+// The smoothed phase 1 (InitializationOptions::Smoothed): its own transcription and homotopy.
+struct Phase1 {
+  discretize::Transcription tr;
+  std::unique_ptr<mpcc::Homotopy> homotopy;
+  std::vector<double> nominal;
+};
+
 struct Solver::Impl {
   discretize::Transcription tr;
   std::unique_ptr<mpcc::Homotopy> homotopy;
   std::unique_ptr<sim::ModeMonitor> modes;
   std::vector<double> nominal;
+  std::unique_ptr<Phase1> phase1;
   double construction_time = 0.0;
 };
+
+namespace {
+
+// The relaxed NLP's start point without the method's extra variables (elastic variables).
+std::vector<double> nominal_start(mpcc::Homotopy& h, std::size_t n_variables) {
+  const auto& full = h.relaxed().start();
+  return {full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n_variables)};
+}
+
+// Phase 1: standard time stepping, G·H = σ from sigma0 to sigma_final, no polishing.
+std::unique_ptr<Phase1> make_phase1(const reformulate::Dcs& dcs, const discretize::OcpSpec& spec,
+                                    const Options& options) {
+  const InitializationOptions& init = options.initialization;
+  init.validate();
+  auto p = std::make_unique<Phase1>();
+  discretize::Options disc = options.discretization;
+  disc.fesd = false;
+  discretize::OcpSpec phase1_spec = spec;
+  if (!init.omit_path_constraints.empty()) {
+    std::vector<bool> omit(spec.path.size(), false);
+    for (int i : init.omit_path_constraints) {
+      if (i < 0 || static_cast<std::size_t>(i) >= spec.path.size())
+        throw Error("initialization option 'omit_path_constraints': position " + std::to_string(i) +
+                    " is not a path constraint (there are " + std::to_string(spec.path.size()) + ", from 0)");
+      omit[static_cast<std::size_t>(i)] = true;
+    }
+    phase1_spec.path.clear();
+    phase1_spec.path_lower.clear();
+    phase1_spec.path_upper.clear();
+    phase1_spec.path_names.clear();
+    for (std::size_t i = 0; i < spec.path.size(); ++i) {
+      if (omit[i]) continue;
+      phase1_spec.path.push_back(spec.path[i]);
+      phase1_spec.path_lower.push_back(spec.path_lower[i]);
+      phase1_spec.path_upper.push_back(spec.path_upper[i]);
+      if (i < spec.path_names.size()) phase1_spec.path_names.push_back(spec.path_names[i]);
+    }
+  }
+  p->tr = discretize::transcribe(dcs, phase1_spec, disc);
+  mpcc::HomotopyOptions h = options.homotopy;
+  h.relaxation = mpcc::Relaxation::ScholtesEq;
+  h.steering = mpcc::Steering::Direct;
+  h.update = mpcc::SigmaUpdate::Linear;
+  h.sigma0 = init.sigma0;
+  h.kappa = init.kappa;
+  h.sigma_final = init.sigma_final;
+  // With G·H = σ the residual is σ: stop once σ has reached sigma_final (the margin absorbs
+  // rounding of the σ sequence).
+  h.complementarity_tol = 1.5 * init.sigma_final;
+  h.max_steps = 0;
+  h.polish = false;
+  if (init.max_iter > 0) h.max_iter = init.max_iter;
+  h.validate();
+  p->homotopy = std::make_unique<mpcc::Homotopy>(p->tr.problem, h);
+  p->nominal = nominal_start(*p->homotopy, p->tr.problem.n_variables());
+  return p;
+}
+
+// Fixes the entries of x0 that are not free in `h`'s relaxed NLP and sets them in w.
+void fix_initial_state(mpcc::Homotopy& h, mpcc::Index x0_index, const std::vector<double>& x0,
+                       const discretize::OcpSpec& spec, std::vector<double>& w) {
+  nlp::Problem& nlp = h.relaxed();
+  const auto base = static_cast<std::size_t>(x0_index);
+  for (std::size_t i = 0; i < x0.size(); ++i) {
+    const bool is_free = !spec.x0_free.empty() && spec.x0_free[i];
+    if (!is_free) nlp.variable_lower()[base + i] = nlp.variable_upper()[base + i] = x0[i];
+    w[base + i] = x0[i];
+  }
+}
+
+}  // namespace
 
 Solver::Solver(const reformulate::Dcs& dcs, const discretize::OcpSpec& spec, const Options& options)
     : dcs_(dcs), spec_(spec), options_(options), impl_(std::make_unique<Impl>()) {
@@ -27,8 +106,9 @@ Solver::Solver(const reformulate::Dcs& dcs, const discretize::OcpSpec& spec, con
   if (spec_.clock >= 0) check_speed_of_time(spec_);
   impl_->tr = discretize::transcribe(dcs_, spec_, options_.discretization);
   impl_->homotopy = std::make_unique<mpcc::Homotopy>(impl_->tr.problem, options_.homotopy);
-  const auto& full = impl_->homotopy->relaxed().start();
-  impl_->nominal.assign(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(impl_->tr.problem.n_variables()));
+  impl_->nominal = nominal_start(*impl_->homotopy, impl_->tr.problem.n_variables());
+  if (options_.initialization.method == InitializationOptions::Method::Smoothed)
+    impl_->phase1 = make_phase1(dcs_, spec_, options_);
   impl_->modes = std::make_unique<sim::ModeMonitor>(dcs_);
   impl_->construction_time = std::chrono::duration<double>(Clock::now() - t0).count();
 }
@@ -37,21 +117,38 @@ Solver::~Solver() = default;
 const discretize::Transcription& Solver::transcription() const { return impl_->tr; }
 mpcc::Homotopy& Solver::homotopy() { return *impl_->homotopy; }
 
-Result Solver::solve() { return solve_from(impl_->nominal); }
+Result Solver::solve() { return solve_initialized(impl_->nominal, nullptr); }
 
 Result Solver::solve(const std::vector<double>& x0) {
   if (x0.size() != dcs_.n_x())
     throw Error("ocp: x0 has " + std::to_string(x0.size()) + " entries, the model has " +
                 std::to_string(dcs_.n_x()) + " states");
-  nlp::Problem& nlp = impl_->homotopy->relaxed();
   std::vector<double> w = impl_->nominal;
-  const auto base = static_cast<std::size_t>(impl_->tr.map.x0);
-  for (std::size_t i = 0; i < x0.size(); ++i) {
-    bool is_free = !spec_.x0_free.empty() && spec_.x0_free[i];
-    if (!is_free) nlp.variable_lower()[base + i] = nlp.variable_upper()[base + i] = x0[i];
-    w[base + i] = x0[i];
-  }
-  return solve_from(w);
+  fix_initial_state(*impl_->homotopy, impl_->tr.map.x0, x0, spec_, w);
+  return solve_initialized(std::move(w), &x0);
+}
+
+Result Solver::solve_initialized(std::vector<double> w0, const std::vector<double>* x0) {
+  if (!impl_->phase1) return solve_from(w0);
+  auto t0 = Clock::now();
+  Phase1& p = *impl_->phase1;
+  std::vector<double> w1 = p.nominal;
+  if (x0) fix_initial_state(*p.homotopy, p.tr.map.x0, *x0, spec_, w1);
+  p.homotopy->on_step = [this](const mpcc::StepStats& s) {
+    if (!on_step) return;
+    mpcc::StepStats flagged = s;
+    flagged.initialization = true;
+    on_step(flagged);
+  };
+  mpcc::Result first = p.homotopy->solve(w1);
+  for (auto& st : first.steps) st.initialization = true;
+  // A phase 1 that did not reach sigma_final still leaves its last good iterate: a better start
+  // than the nominal guess it began from.
+  discretize::transfer_solution(p.tr, first.w, impl_->tr, w0);
+  Result r = solve_from(w0);
+  r.initialization = std::move(first);
+  r.solve_time_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  return r;
 }
 
 Result Solver::solve_from(const std::vector<double>& w0) {

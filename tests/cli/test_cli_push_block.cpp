@@ -46,4 +46,29 @@ TEST(CliPushBlock, FrictionOcpReachesTheDiscreteOptimum) {
   EXPECT_LT(j["validation"]["final_state_deviation"].get<double>(), 1e-6);
 }
 
+// The same problem with the smoothed phase 1 (docs/guide-ocp.md "Initialization"): the same discrete
+// optimum (to 1e-5, as above), phase-1 rows i0..i4 in the progress table and their record in
+// result.json, iteration totals over both phases.
+TEST(CliPushBlock, SmoothedInitializationReachesTheSameOptimum) {
+  const std::string out = temp_dir("push_block_smoothed");
+  CliRun r = run("solve " + std::string(STASIS_SOURCE_DIR) +
+                 "/examples/time_freezing/push_block.yaml -o ocp.stages=5 -o initialization.method=smoothed "
+                 "-o homotopy.sigma0=1e-6 -o ocp.validate=false --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("initialization: smoothed standard time stepping"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\n  i0 "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\n  i4 "), std::string::npos) << r.output;
+  auto j = read_json(out + "/result.json");
+  EXPECT_EQ(j["status"], "converged");
+  const double mu_g = 0.5 * 9.81, A = 3.125;
+  EXPECT_NEAR(j["objective"].get<double>(), 0.4 * (3 * mu_g * mu_g + 2 * A * A), 1e-5);
+  const auto& init = j["solver"]["initialization"];
+  EXPECT_EQ(init["method"], "smoothed");
+  ASSERT_EQ(init["steps"].size(), 5u);
+  EXPECT_NEAR(init["steps"][4]["sigma"].get<double>(), 1e-6, 1e-12);
+  int homotopy_iterations = 0;
+  for (const auto& s : j["solver"]["homotopy"]) homotopy_iterations += s["iterations"].get<int>();
+  EXPECT_EQ(j["solver"]["nlp_iterations"].get<int>(), homotopy_iterations + init["nlp_iterations"].get<int>());
+}
+
 }  // namespace

@@ -21,6 +21,7 @@
 
 #include "stasis/discretize/fesd.hpp"
 #include "stasis/mpcc/options.hpp"
+#include "stasis/ocp/solver.hpp"
 
 namespace {
 
@@ -87,6 +88,10 @@ TEST(Docs, OptionsCommandListsEveryOptionWithItsDefault) {
     EXPECT_NE(r.output.find("  " + o.name + " "), std::string::npos) << o.name;
     EXPECT_NE(r.output.find(o.description.substr(0, 20)), std::string::npos) << o.name;
   }
+  for (const auto& o : stasis::ocp::initialization_option_table()) {
+    EXPECT_NE(r.output.find("  " + o.name + " "), std::string::npos) << o.name;
+    EXPECT_NE(r.output.find(o.description.substr(0, 20)), std::string::npos) << o.name;
+  }
 }
 
 // Every option is explained (not only listed) in a guide or the problem-format reference.
@@ -105,6 +110,9 @@ TEST(Docs, GuidesMentionEveryOption) {
     EXPECT_TRUE(mentioned(o.name == "path_at" ? "at" : o.name))
         << "discretization option '" << o.name << "' is not mentioned (as `" << o.name
         << "`) in docs/guide-pss.md, guide-ocp.md or problem-format.md";
+  for (const auto& o : stasis::ocp::initialization_option_table())
+    EXPECT_TRUE(mentioned(o.name)) << "initialization option '" << o.name << "' is not mentioned (as `" << o.name
+                                   << "`) in docs/guide-ocp.md";
 }
 
 // Every key of the cls and jump models and of the time_freezing section is explained in

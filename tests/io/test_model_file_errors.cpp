@@ -514,3 +514,29 @@ TEST(ModelFileErrors, TerminalRelaxationKey) {
   EXPECT_STARTS_WITH(ocp_error(base + "{mode: ell_2, weight: -1}\n"),
                      "p.yaml:14:48: error: terminal_relaxation.weight is -1, expected a finite weight > 0");
 }
+
+// initialization: (ocp files; docs/guide-ocp.md "Initialization"): values, a list of positions,
+// and errors with file:line:column.
+TEST(ModelFileErrors, InitializationSection) {
+  const std::string base = ocp("  horizon: 1\n  constraints:\n    path: [\"u <= 1\", \"u >= -1\"]\n");  // ocp: is line 11
+  stasis::io::OcpFile f = read_ocp_string(
+      base + "initialization: {method: smoothed, sigma0: 0.1, sigma_final: 1e-5, omit_path_constraints: [1]}\n",
+      "p.yaml");
+  EXPECT_EQ(f.initialization.method, stasis::ocp::InitializationOptions::Method::Smoothed);
+  EXPECT_DOUBLE_EQ(f.initialization.sigma0, 0.1);
+  EXPECT_DOUBLE_EQ(f.initialization.sigma_final, 1e-5);
+  EXPECT_EQ(f.initialization.omit_path_constraints, std::vector<int>{1});
+  EXPECT_EQ(read_ocp_string(base, "p.yaml").initialization.method,
+            stasis::ocp::InitializationOptions::Method::Nominal);
+  EXPECT_STARTS_WITH(ocp_error(base + "initialization: {method: smooth}\n"),
+                     "p.yaml:15:26: error: initialization: option 'method': unknown value 'smooth'; allowed: "
+                     "nominal, smoothed");
+  EXPECT_STARTS_WITH(ocp_error(base + "initialization: {sigma0: 1e-3, sigma_final: 1e-2}\n"),
+                     "p.yaml:15:45: error: initialization: option 'sigma_final'");
+  EXPECT_STARTS_WITH(ocp_error(base + "initialization: {omit_path_constraints: [2]}\n"),
+                     "p.yaml:15:1: error: initialization.omit_path_constraints: position 2 is not a path "
+                     "constraint (ocp.constraints.path has 2, counted from 0)");
+  EXPECT_CONTAINS(ocp_error(base + "initialization: {sigma: 1}\n"), "p.yaml:15:");
+  // Not a key of simulate files.
+  EXPECT_CONTAINS(simulate_error(sim(kSwitch) + "initialization: {method: smoothed}\n"), "initialization");
+}

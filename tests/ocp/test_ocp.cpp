@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "stasis/error.hpp"
 #include "stasis/ocp/solver.hpp"
 
 using namespace stasis;
@@ -140,4 +141,91 @@ TEST(Ocp, LinearComplementarityStepEquilibration) {
   for (std::size_t i = 0; i < r.time.size(); ++i) best = std::min(best, std::fabs(r.time[i] - 1.0 / 3.0));
   EXPECT_LT(best, 1e-6);
   EXPECT_NEAR(r.objective, 1.6543209876543208, 1e-6);
+}
+
+// discretize::transfer_solution: a standard time-stepping solution moved into the FESD layout of the
+// same problem keeps every state, algebraic and control value; FESD's step lengths keep theirs.
+// Radau IIA (the last stage is the element end) and Gauss-Legendre (boundary variables).
+TEST(Ocp, TransferSolutionCopiesEveryBlockBetweenLayouts) {
+ for (Scheme scheme : {Scheme::RadauIIA, Scheme::GaussLegendre}) {
+  SCOPED_TRACE(static_cast<int>(scheme));
+  reformulate::Dcs dcs = sign_system(-1.0);
+  discretize::OcpSpec spec;
+  spec.horizon = 2.0;
+  spec.stages = 2;
+  spec.running_cost = sq(dcs.x[0]);
+  discretize::Options fesd;
+  fesd.scheme = scheme;
+  fesd.elements = 3;
+  discretize::Options stepping = fesd;
+  stepping.fesd = false;
+  const discretize::Transcription a = discretize::transcribe(dcs, spec, stepping);
+  const discretize::Transcription b = discretize::transcribe(dcs, spec, fesd);
+  std::vector<double> wa(a.problem.n_variables());
+  for (std::size_t i = 0; i < wa.size(); ++i) wa[i] = 1.0 + static_cast<double>(i);
+  std::vector<double> wb(b.problem.n_variables(), -7.0);
+  discretize::transfer_solution(a, wa, b, wb);
+  const auto same = [&](mpcc::Index ia, mpcc::Index ib, std::size_t n) {
+    ASSERT_GE(ia, 0);
+    ASSERT_GE(ib, 0);
+    for (std::size_t i = 0; i < n; ++i)
+      EXPECT_EQ(wb[static_cast<std::size_t>(ib) + i], wa[static_cast<std::size_t>(ia) + i]);
+  };
+  same(a.map.x0, b.map.x0, a.n_x);
+  for (std::size_t k = 0; k < 2; ++k) {
+    same(a.map.u[k], b.map.u[k], a.n_u);
+    for (std::size_t n = 0; n < 3; ++n) {
+      const auto& fa = a.map.fe[k][n];
+      const auto& fb = b.map.fe[k][n];
+      for (std::size_t m = 0; m < fa.Z.size(); ++m) same(fa.Z[m], fb.Z[m], a.n_z);
+      for (std::size_t m = 0; m < fa.X.size(); ++m)
+        if (fa.X[m] >= 0) same(fa.X[m], fb.X[m], a.n_x);
+      same(fa.x_end, fb.x_end, a.n_x);
+      if (a.rbp) same(fa.z_end, fb.z_end, a.n_boundary_z);
+      ASSERT_GE(fb.h, 0);
+      EXPECT_EQ(wb[static_cast<std::size_t>(fb.h)], -7.0);  // step lengths are not in the source
+    }
+  }
+  // Another grid is refused.
+  discretize::Options other = fesd;
+  other.elements = 2;
+  const discretize::Transcription c = discretize::transcribe(dcs, spec, other);
+  std::vector<double> wc(c.problem.n_variables());
+  EXPECT_THROW(discretize::transfer_solution(a, wa, c, wc), Error);
+ }
+}
+
+// The smoothed phase 1 (InitializationOptions::Smoothed) leads to the same optimum as the nominal
+// start on R3 (x0* = (9 − √417)/8, fesd.md R3, to 1e-6 as there): σ = 1e-2 … 1e-6 in phase 1 (5
+// smooth NLPs with standard time stepping), then the FESD homotopy from σ = 1e-6.
+TEST(Ocp, SmoothedInitializationReachesTheR3Optimum) {
+  reformulate::Dcs dcs = sign_system(-1.4);
+  discretize::OcpSpec spec;
+  spec.horizon = 2.0;
+  spec.stages = 1;
+  spec.running_cost = sq(dcs.x[0]);
+  spec.terminal_cost = sq(dcs.x[0] - 5.0 / 3.0);
+  spec.x0_free = {true};
+  ocp::Options o;
+  o.discretization.scheme = Scheme::GaussLegendre;
+  o.discretization.stages = 2;
+  o.discretization.elements = 25;
+  o.discretization.step_equilibration = discretize::StepEquilibration::L2Relaxed;
+  o.homotopy.complementarity_tol = 1e-12;
+  o.homotopy.sigma0 = 1e-6;
+  o.initialization.method = ocp::InitializationOptions::Method::Smoothed;
+  ocp::Solver solver(dcs, spec, o);
+  int phase1_rows = 0;
+  solver.on_step = [&](const mpcc::StepStats& s) { phase1_rows += s.initialization ? 1 : 0; };
+  ocp::Result r = solver.solve();
+  ASSERT_TRUE(r.converged) << r.message;
+  EXPECT_NEAR(r.states[0][0], (9.0 - std::sqrt(417.0)) / 8.0, 1e-6);
+  EXPECT_NEAR(r.objective, 1.5237727753749573, 1e-8);
+  ASSERT_EQ(r.initialization.steps.size(), 5u);
+  EXPECT_EQ(phase1_rows, 5);
+  EXPECT_NEAR(r.initialization.steps.back().sigma, 1e-6, 1e-12);
+  EXPECT_EQ(r.nlp_iterations(), r.homotopy.nlp_iterations + r.initialization.nlp_iterations);
+  // solve_from does not run phase 1.
+  ocp::Result again = solver.solve_from(r.w);
+  EXPECT_TRUE(again.initialization.steps.empty());
 }

@@ -62,7 +62,7 @@ std::string bounce() {
 std::string solver_error(const io::OcpFile& file, const discretize::OcpSpec& spec) {
   try {
     reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, file.discretization.dcs);
-    ocp::Solver solver(dcs, spec, {file.discretization, file.homotopy});
+    ocp::Solver solver(dcs, spec, {file.discretization, file.homotopy, file.initialization});
   } catch (const Error& e) {
     return e.what();
   }
@@ -163,7 +163,7 @@ TEST(OcpSpeedOfTime, DiagnosisOfALandingTheBoundCannotHold) {
       kDrop, "drop.yaml", {"time_freezing.speed_of_time.upper=2", "homotopy.max_steps=1"});
   const reformulate::TimeFrozenModel& model = file.time_freezing->frozen;
   reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, file.discretization.dcs);
-  ocp::Solver solver(dcs, file.ocp, {file.discretization, file.homotopy});
+  ocp::Solver solver(dcs, file.ocp, {file.discretization, file.homotopy, file.initialization});
   const ocp::Result r = solver.solve();
   ASSERT_FALSE(r.converged);
   EXPECT_FALSE(r.homotopy.last_iterate.empty());
@@ -189,7 +189,7 @@ TEST(OcpSpeedOfTime, DiagnosisOfALandingTheBoundCannotHold) {
                           {"time_freezing.speed_of_time.upper=" + std::to_string(std::ceil(1.25 * d.needed)),
                            "homotopy.max_steps=1"});
   reformulate::Dcs dcs2 = reformulate::to_dcs(raised.model.pss, raised.discretization.dcs);
-  ocp::Solver solver2(dcs2, raised.ocp, {raised.discretization, raised.homotopy});
+  ocp::Solver solver2(dcs2, raised.ocp, {raised.discretization, raised.homotopy, raised.initialization});
   const ocp::Result r2 = solver2.solve();
   ASSERT_FALSE(r2.homotopy.steps.empty());
   EXPECT_TRUE(nlp::is_success(r2.homotopy.steps[0].status)) << r2.message;
@@ -200,7 +200,7 @@ TEST(OcpSpeedOfTime, NoDiagnosisWhenTheSpeedOfTimeIsNotInTheWay) {
   io::OcpFile file = io::read_ocp_file(bounce(), {"ocp.stages=5"});
   reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, file.discretization.dcs);
   {
-    ocp::Solver solver(dcs, file.ocp, {file.discretization, file.homotopy});
+    ocp::Solver solver(dcs, file.ocp, {file.discretization, file.homotopy, file.initialization});
     const ocp::Result r = solver.solve();
     ASSERT_TRUE(r.converged) << r.message;
     EXPECT_TRUE(ocp::diagnose_speed_of_time(file.time_freezing->frozen, solver, r).empty());
@@ -209,7 +209,7 @@ TEST(OcpSpeedOfTime, NoDiagnosisWhenTheSpeedOfTimeIsNotInTheWay) {
     mpcc::HomotopyOptions h = file.homotopy;
     h.max_iter = 3;
     h.max_steps = 1;
-    ocp::Solver solver(dcs, file.ocp, {file.discretization, h});
+    ocp::Solver solver(dcs, file.ocp, {file.discretization, h, file.initialization});
     const ocp::Result r = solver.solve();
     ASSERT_FALSE(r.converged);
     const ocp::SpeedOfTimeDiagnosis d = ocp::diagnose_speed_of_time(file.time_freezing->frozen, solver, r);

@@ -62,7 +62,7 @@ struct Solved {
 
 Solved solve_drop() {
   Solved s{io::read_ocp_string(kDrop, "drop.yaml"), {}, {}};
-  s.options = {s.file.discretization, s.file.homotopy};
+  s.options = {s.file.discretization, s.file.homotopy, s.file.initialization};
   reformulate::Dcs dcs = reformulate::to_dcs(s.file.model.pss, s.options.discretization.dcs);
   ocp::Solver solver(dcs, s.file.ocp, s.options);
   s.result = solver.solve();
@@ -208,7 +208,7 @@ TEST(OcpTimeFreezing, FrozenStageOnAConstructedSolution) {
   file.ocp.path_lower = {-2.5};
   file.ocp.path_upper = {1e20};
   file.ocp.path_names = {"'v >= -2.5'"};
-  const ocp::Validation v = ocp::validate(model, file.ocp, {file.discretization, file.homotopy}, r, p);
+  const ocp::Validation v = ocp::validate(model, file.ocp, {file.discretization, file.homotopy, file.initialization}, r, p);
   EXPECT_EQ(v.max_gap_violation, 0.0);
   EXPECT_DOUBLE_EQ(v.max_path_violation, 10.0);  // u = 40 on stage 1, bound 30
   EXPECT_NE(v.path_violation_where.find("control u on stage 1"), std::string::npos) << v.path_violation_where;

@@ -22,7 +22,7 @@ sim::Result run_simulation(const std::string& name, const std::vector<std::strin
 ocp::Result run_ocp(const std::string& name, const std::vector<std::string>& overrides = {}) {
   io::OcpFile f = io::read_ocp_file(example(name), overrides);
   reformulate::Dcs dcs = reformulate::to_dcs(f.model.pss, f.discretization.dcs);
-  ocp::Solver solver(dcs, f.ocp, {f.discretization, f.homotopy});
+  ocp::Solver solver(dcs, f.ocp, {f.discretization, f.homotopy, f.initialization});
   return solver.solve();
 }
 

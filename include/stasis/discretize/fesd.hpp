@@ -148,9 +148,19 @@ struct Transcription {
   Representation representation = Representation::Integral;
   bool rbp = false;  ///< FE-end variables exist (last node is not the end)
   std::size_t n_x = 0, n_u = 0, n_z = 0;
+  std::size_t n_boundary_z = 0;  ///< size of each z_end block (rbp schemes): Dcs::boundary_z.size()
 };
 
 Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const Options& options);
+
+/// Copies a solution of one transcription into a start point of another of the same DCS, OCP and
+/// grid (stages, elements, scheme): initial states and algebraics, final time, controls, speeds of
+/// time and every element's stage, end and boundary values. Everything else in `to_w` (step
+/// lengths, method variables such as lifted or slack variables) keeps its value. Used to start FESD
+/// from a standard time-stepping solution (ocp::InitializationOptions). Throws stasis::Error if the
+/// two grids differ.
+void transfer_solution(const Transcription& from, const std::vector<double>& from_w, const Transcription& to,
+                       std::vector<double>& to_w);
 
 /// The physical time grid (FE boundaries, starting at 0) of a solution w.
 std::vector<double> time_grid(const Transcription& t, const std::vector<double>& w, const OcpSpec& ocp,

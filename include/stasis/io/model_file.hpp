@@ -27,6 +27,7 @@
 #include "stasis/model/jump_system.hpp"
 #include "stasis/model/pss.hpp"
 #include "stasis/mpcc/options.hpp"
+#include "stasis/ocp/solver.hpp"
 #include "stasis/ocp/time_frozen.hpp"
 #include "stasis/reformulate/time_freezing.hpp"
 #include "stasis/sim/integrator.hpp"
@@ -123,6 +124,7 @@ struct OcpFile {
   /// From `discretization:`; path_at from `ocp.constraints.at`.
   discretize::Options discretization;
   mpcc::HomotopyOptions homotopy;
+  ocp::InitializationOptions initialization;  ///< from `initialization:`, validated
   /// cls / jump models (as for SimulateFile); then ocp.clock = frozen.clock and the speed-of-time,
   /// clock-constraint and running-cost settings are copied into `ocp`.
   std::optional<TimeFreezingFile> time_freezing;

@@ -29,6 +29,8 @@ struct StepStats {
   double evaluation_time_s = 0.0;  ///< share spent evaluating functions and derivatives
   double constraint_violation = 0.0;
   bool polish = false;  ///< a polishing solve (HomotopyOptions::polish), not a relaxed NLP; σ is 0
+  /// A step of a phase-1 initialization homotopy (set by the caller that runs it, e.g. ocp::Solver).
+  bool initialization = false;
 };
 
 struct Result {

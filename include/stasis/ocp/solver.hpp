@@ -15,9 +15,46 @@
 
 namespace stasis::ocp {
 
+/// Where the homotopy starts (the `initialization:` section of ocp files; docs/guide-ocp.md
+/// "Initialization"). The smoothed phase 1 is not a contact schedule: it starts from the same
+/// nominal guess and needs nothing from the user.
+struct InitializationOptions {
+  enum class Method {
+    /// States at x0, controls at their start values, algebraic variables at their defaults.
+    Nominal,
+    /// Phase 1: the same OCP with standard time stepping and smoothed complementarity G·H = σ,
+    /// σ from sigma0 down to sigma_final, from the nominal guess; the homotopy starts from its
+    /// solution. With G·H = σ every pair is a smooth function of the switching functions (a soft
+    /// contact in time-frozen models), so the relaxed problems cannot switch auxiliary fields on
+    /// far from a contact as the inequality relaxation can.
+    Smoothed,
+  };
+  Method method = Method::Nominal;
+  double sigma0 = 1e-2;
+  double kappa = 0.1;
+  double sigma_final = 1e-6;
+  int max_iter = 0;  ///< IPOPT iteration limit per phase-1 step; 0 = homotopy.max_iter
+  /// Positions (0-based) in OcpSpec::path of constraints phase 1 leaves out: obstacles the nominal
+  /// guess cannot get around can make phase 1 infeasible. The homotopy has every constraint.
+  std::vector<int> omit_path_constraints;
+  /// Throws stasis::Error naming the option if a value is out of range.
+  void validate() const;
+};
+
+struct InitializationOptionInfo {
+  std::string name, default_value, description;
+  std::function<void(InitializationOptions&, const std::string&)> set;
+};
+/// Every option of the `initialization:` section, with default and meaning (docs/options.md).
+const std::vector<InitializationOptionInfo>& initialization_option_table();
+/// Sets an option by name from text; throws stasis::Error for an unknown name or a bad value.
+void set_initialization_option(InitializationOptions& options, const std::string& name, const std::string& value);
+const char* to_string(InitializationOptions::Method method);
+
 struct Options {
   discretize::Options discretization;
   mpcc::HomotopyOptions homotopy;
+  InitializationOptions initialization;
 };
 
 struct Result {
@@ -41,6 +78,11 @@ struct Result {
   std::vector<double> speed_of_time;         ///< s_k per stage (time-frozen models), else empty
   std::vector<sim::Event> events;
   mpcc::Result homotopy;
+  /// The smoothed phase 1 (InitializationOptions::Smoothed); no steps otherwise.
+  mpcc::Result initialization;
+  /// IPOPT iterations and NLP solves of the whole solve (phase 1 and homotopy).
+  int nlp_iterations() const { return homotopy.nlp_iterations + initialization.nlp_iterations; }
+  int nlp_solves() const { return homotopy.nlp_solves + initialization.nlp_solves; }
   double construction_time_s = 0.0;
   double solve_time_s = 0.0;
   std::vector<double> w;  ///< the MPCC solution (for warm starts)
@@ -53,11 +95,12 @@ class Solver {
   Solver(const reformulate::Dcs& dcs, const discretize::OcpSpec& spec, const Options& options);
   ~Solver();
   std::function<void(const mpcc::StepStats&)> on_step;
-  /// Solve from the nominal initial guess (states at x0, controls at their start values).
+  /// Solve from the nominal initial guess (states at x0, controls at their start values), after
+  /// the phase-1 initialization if options.initialization asks for one.
   Result solve();
-  /// Solve with a new initial state (fixed entries of x0 only).
+  /// Solve with a new initial state (fixed entries of x0 only); phase 1 as for solve().
   Result solve(const std::vector<double>& x0);
-  /// Solve from a given MPCC start point (e.g. a previous solution's w).
+  /// Solve from a given MPCC start point (e.g. a previous solution's w), without phase 1.
   Result solve_from(const std::vector<double>& w0);
   const discretize::Transcription& transcription() const;
   const discretize::OcpSpec& spec() const { return spec_; }
@@ -66,6 +109,7 @@ class Solver {
 
  private:
   Result unpack(mpcc::Result r) const;
+  Result solve_initialized(std::vector<double> w0, const std::vector<double>* x0);
   struct Impl;
   reformulate::Dcs dcs_;
   discretize::OcpSpec spec_;

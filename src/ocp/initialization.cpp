@@ -1,0 +1,94 @@
+// The `initialization:` options of ocp files: table, parsing and checks.
+#include <cmath>
+
+#include "stasis/error.hpp"
+#include "stasis/ocp/solver.hpp"
+#include "../util/option_parsing.hpp"
+
+namespace stasis::ocp {
+
+const char* to_string(InitializationOptions::Method method) {
+  return method == InitializationOptions::Method::Smoothed ? "smoothed" : "nominal";
+}
+
+namespace {
+
+// "[5, 6, 7]", "5,6,7" or "" -> {5, 6, 7}.
+std::vector<int> parse_index_list(const std::string& option, const std::string& text) {
+  std::string t;
+  for (char c : text)
+    if (c != '[' && c != ']' && c != ' ') t += c;
+  std::vector<int> out;
+  std::size_t start = 0;
+  while (start < t.size()) {
+    std::size_t end = t.find(',', start);
+    if (end == std::string::npos) end = t.size();
+    const int i = util::parse_int(option, t.substr(start, end - start));
+    if (i < 0) throw Error("option '" + option + "': position " + std::to_string(i) + " is negative");
+    out.push_back(i);
+    start = end + 1;
+  }
+  return out;
+}
+
+std::vector<InitializationOptionInfo> make_table() {
+  using O = InitializationOptions;
+  std::vector<InitializationOptionInfo> t;
+  auto num = [&t](const char* name, double O::*field, const char* def, const char* doc) {
+    t.push_back({name, def, doc, [field, name](O& o, const std::string& v) { o.*field = util::parse_number(name, v); }});
+  };
+  t.push_back({"method", "nominal",
+               "start of the homotopy: nominal (states at x0, controls at their start values) or smoothed "
+               "(phase 1: standard time stepping with G·H = σ from the nominal guess, then the homotopy "
+               "from its solution; set homotopy.sigma0 near sigma_final)",
+               [](O& o, const std::string& v) {
+                 if (v == "nominal") o.method = O::Method::Nominal;
+                 else if (v == "smoothed") o.method = O::Method::Smoothed;
+                 else throw Error("option 'method': unknown value '" + v + "'; allowed: nominal, smoothed");
+               }});
+  num("sigma0", &O::sigma0, "0.01", "first σ of phase 1 (> 0)");
+  num("kappa", &O::kappa, "0.1", "phase-1 σ update factor in (0, 1): σ ← κσ");
+  num("sigma_final", &O::sigma_final, "1e-06", "last σ of phase 1 (> 0, <= sigma0)");
+  t.push_back({"max_iter", "0", "IPOPT iteration limit per phase-1 step; 0 = homotopy.max_iter",
+               [](O& o, const std::string& v) { o.max_iter = util::parse_int("max_iter", v); }});
+  t.push_back({"omit_path_constraints", "[]",
+               "positions (0-based) in ocp.constraints.path of the constraints phase 1 leaves out, e.g. "
+               "obstacles the nominal guess cannot get around; the homotopy has them all",
+               [](O& o, const std::string& v) { o.omit_path_constraints = parse_index_list("omit_path_constraints", v); }});
+  return t;
+}
+
+}  // namespace
+
+const std::vector<InitializationOptionInfo>& initialization_option_table() {
+  static const std::vector<InitializationOptionInfo> table = make_table();
+  return table;
+}
+
+void set_initialization_option(InitializationOptions& options, const std::string& name, const std::string& value) {
+  std::string names;
+  for (const auto& info : initialization_option_table()) {
+    if (info.name == name) {
+      info.set(options, value);
+      return;
+    }
+    names += (names.empty() ? "" : ", ") + info.name;
+  }
+  throw Error("unknown initialization option '" + name + "'; valid options: " + names);
+}
+
+void InitializationOptions::validate() const {
+  const auto positive = [](const char* name, double v) {
+    if (!(v > 0.0) || !std::isfinite(v))
+      throw Error(std::string("option '") + name + "' must be a finite number > 0");
+  };
+  positive("sigma0", sigma0);
+  positive("sigma_final", sigma_final);
+  if (sigma_final > sigma0)
+    throw Error("option 'sigma_final' (" + std::to_string(sigma_final) + ") must not exceed sigma0 (" +
+                std::to_string(sigma0) + ")");
+  if (!(kappa > 0.0 && kappa < 1.0)) throw Error("option 'kappa' must lie in (0, 1)");
+  if (max_iter < 0) throw Error("option 'max_iter' must be >= 0 (0 = homotopy.max_iter)");
+}
+
+}  // namespace stasis::ocp
