@@ -245,6 +245,30 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
       Xs[static_cast<std::size_t>(m)] = Xm;
     }
   }
+  // Where the algebraic equations (the LP conditions that select θ) of each stage point are
+  // evaluated. nosnoc uses the stage state X_m throughout. A stage whose node is an element
+  // boundary (c_m = 0 or c_m = 1) but whose stage state is not that boundary's state (Lobatto IIIC:
+  // X_1 = x_prev + h Σ a_1r v_r with a_1r ≠ 0; Heun and RK4: X_{n_s} = x_prev + h v_{n_s−1} ≠ x_end)
+  // lies off the boundary by the stage error. When FESD puts a switch on that boundary, that point
+  // can fall on the wrong side of the switching surface, so its λ disagrees with the active set of
+  // the rest of the element and cross complementarity has no solution (IPOPT: infeasible as σ → 0).
+  // Such stage points belong to the boundary time, so their LP is evaluated at the boundary state
+  // (x_prev or the element-end state): then λ_{n,1} = λ_{n,0} and λ_{n,n_s} is the element-end λ,
+  // as for Lobatto IIIA and explicit RK's first stage, where X_m is that state exactly.
+  std::vector<sym::Vector> Xalg = Xs;
+  if (!integral) {
+    for (int m = 0; m < n_s; ++m) {
+      const auto mi = static_cast<std::size_t>(m);
+      bool row_zero = true, row_is_b = true;
+      for (int r = 0; r < n_s; ++r) {
+        const double a = bt.A[mi][static_cast<std::size_t>(r)];
+        row_zero = row_zero && a == 0.0;
+        row_is_b = row_is_b && std::fabs(a - bt.b[static_cast<std::size_t>(r)]) <= 1e-14;
+      }
+      if (bt.c[mi] == 0.0 && !row_zero) Xalg[mi] = S.x_prev;
+      else if (std::fabs(bt.c[mi] - 1.0) <= 1e-12 && !row_is_b && end_state_variable) Xalg[mi] = S.X_end;
+    }
+  }
   // Dynamics, algebraic equations, quadrature.
   sym::Expr cost(0.0);
   std::vector<std::string> names;
@@ -267,7 +291,7 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
         names.push_back("stage derivative " + std::to_string(m + 1) + ", state " + dcs.state_names[i]);
       }
     }
-    sym::Vector g = at_point(dcs.g_alg, Xs[mi], S.u, S.Z[mi]);
+    sym::Vector g = at_point(dcs.g_alg, Xalg[mi], S.u, S.Z[mi]);
     for (std::size_t i = 0; i < g.size(); ++i) {
       fe.constraints.push_back(g[i]);
       names.push_back("algebraic equation " + std::to_string(i) + " at stage " + std::to_string(m + 1));
@@ -312,8 +336,8 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
   // Complementarity (fesd.md §3.3): Λ = (λ_prev, λ_1..λ_{m_end}), Θ_m.
   std::vector<sym::Vector> Lambda{S.lambda_prev}, Theta;
   for (int m = 0; m < n_s; ++m) {
-    Lambda.push_back(at_point(dcs.comp_lambda, Xs[static_cast<std::size_t>(m)], S.u, S.Z[static_cast<std::size_t>(m)]));
-    Theta.push_back(at_point(dcs.comp_theta, Xs[static_cast<std::size_t>(m)], S.u, S.Z[static_cast<std::size_t>(m)]));
+    Lambda.push_back(at_point(dcs.comp_lambda, Xalg[static_cast<std::size_t>(m)], S.u, S.Z[static_cast<std::size_t>(m)]));
+    Theta.push_back(at_point(dcs.comp_theta, Xalg[static_cast<std::size_t>(m)], S.u, S.Z[static_cast<std::size_t>(m)]));
   }
   if (rbp) Lambda.push_back(at_boundary(dcs.comp_lambda, S.X_end, S.u, S.Z_end));
   auto add_pairs = [&](const sym::Vector& G, const sym::Vector& H, const std::string& what) {
