@@ -129,6 +129,18 @@ TEST(PssExamplesRun, SlidingModeOcpR4) {
     for (double v : u) EXPECT_LE(std::fabs(v), 10.0 + 1e-6);
 }
 
+// R3 with direct_complementarity (issue #3 item 3): with nosnoc's step bounds γ_h = 1 (h in
+// [0, 2 h0]) it ends at x0 = −1.68 with 12 zero-length elements and 9 at the upper bound; with
+// γ_h = 0.5 it reaches x0* = (9 − √417)/8 (measured error 2e-12 from −1, −2, −0.8). Tolerances as
+// the l2_relaxed test below (1e-6 on x0, 1e-7 on V*, fesd.md T6 "up to solver tolerance").
+TEST(PssExamplesRun, IvpLocalMinimaR3DirectComplementarityWithStepBounds) {
+  ocp::Result r = run_ocp("ivp_local_minima.yaml", {"discretization.step_equilibration=direct_complementarity",
+                                                    "discretization.step_bounds=0.5"});
+  ASSERT_TRUE(r.converged) << r.message;
+  EXPECT_NEAR(r.states[0][0], (9.0 - std::sqrt(417.0)) / 8.0, 1e-6);
+  EXPECT_NEAR(r.objective, 1.5237727753749573, 1e-7);
+}
+
 // R3: x0* = (9 − √417)/8 (1e-6) from the example's start and from the ends of [−2, −0.8].
 TEST(PssExamplesRun, IvpLocalMinimaR3) {
   for (const char* start : {"ocp.initial.x.start=-2", "ocp.initial.x.start=-0.8", "ocp.initial.x.start=-1"}) {
