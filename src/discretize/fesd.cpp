@@ -246,6 +246,30 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
       Xs[static_cast<std::size_t>(m)] = Xm;
     }
   }
+  // Where the algebraic equations (the LP conditions that select θ) of each stage point are
+  // evaluated. nosnoc uses the stage state X_m throughout. A stage whose node is an element
+  // boundary (c_m = 0 or c_m = 1) but whose stage state is not that boundary's state (Lobatto IIIC:
+  // X_1 = x_prev + h Σ a_1r v_r with a_1r ≠ 0; Heun and RK4: X_{n_s} = x_prev + h v_{n_s−1} ≠ x_end)
+  // lies off the boundary by the stage error. When FESD puts a switch on that boundary, that point
+  // can fall on the wrong side of the switching surface, so its λ disagrees with the active set of
+  // the rest of the element and cross complementarity has no solution (IPOPT: infeasible as σ → 0).
+  // Such stage points belong to the boundary time, so their LP is evaluated at the boundary state
+  // (x_prev or the element-end state): then λ_{n,1} = λ_{n,0} and λ_{n,n_s} is the element-end λ,
+  // as for Lobatto IIIA and explicit RK's first stage, where X_m is that state exactly.
+  std::vector<sym::Vector> Xalg = Xs;
+  if (!integral) {
+    for (int m = 0; m < n_s; ++m) {
+      const auto mi = static_cast<std::size_t>(m);
+      bool row_zero = true, row_is_b = true;
+      for (int r = 0; r < n_s; ++r) {
+        const double a = bt.A[mi][static_cast<std::size_t>(r)];
+        row_zero = row_zero && a == 0.0;
+        row_is_b = row_is_b && std::fabs(a - bt.b[static_cast<std::size_t>(r)]) <= 1e-14;
+      }
+      if (bt.c[mi] == 0.0 && !row_zero) Xalg[mi] = S.x_prev;
+      else if (std::fabs(bt.c[mi] - 1.0) <= 1e-12 && !row_is_b && end_state_variable) Xalg[mi] = S.X_end;
+    }
+  }
   // Dynamics, algebraic equations, quadrature.
   sym::Expr cost(0.0);
   std::vector<std::string> names;
@@ -268,7 +292,7 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
         names.push_back("stage derivative " + std::to_string(m + 1) + ", state " + dcs.state_names[i]);
       }
     }
-    sym::Vector g = at_point(dcs.g_alg, Xs[mi], S.u, S.Z[mi]);
+    sym::Vector g = at_point(dcs.g_alg, Xalg[mi], S.u, S.Z[mi]);
     for (std::size_t i = 0; i < g.size(); ++i) {
       fe.constraints.push_back(g[i]);
       names.push_back("algebraic equation " + std::to_string(i) + " at stage " + std::to_string(m + 1));
@@ -313,8 +337,8 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
   // Complementarity (fesd.md §3.3): Λ = (λ_prev, λ_1..λ_{m_end}), Θ_m.
   std::vector<sym::Vector> Lambda{S.lambda_prev}, Theta;
   for (int m = 0; m < n_s; ++m) {
-    Lambda.push_back(at_point(dcs.comp_lambda, Xs[static_cast<std::size_t>(m)], S.u, S.Z[static_cast<std::size_t>(m)]));
-    Theta.push_back(at_point(dcs.comp_theta, Xs[static_cast<std::size_t>(m)], S.u, S.Z[static_cast<std::size_t>(m)]));
+    Lambda.push_back(at_point(dcs.comp_lambda, Xalg[static_cast<std::size_t>(m)], S.u, S.Z[static_cast<std::size_t>(m)]));
+    Theta.push_back(at_point(dcs.comp_theta, Xalg[static_cast<std::size_t>(m)], S.u, S.Z[static_cast<std::size_t>(m)]));
   }
   if (rbp) Lambda.push_back(at_boundary(dcs.comp_lambda, S.X_end, S.u, S.Z_end));
   auto add_pairs = [&](const sym::Vector& G, const sym::Vector& H, const std::string& what) {
@@ -351,6 +375,79 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
         break;
     }
   }
+  // Sliding-mode exit conditions (stasis extension, off by default; docs/guide-pss.md). Leaving a
+  // sliding mode is not pinned by cross complementarity: every λ is already zero on the surface.
+  // Two inequalities per element and component close the gap:
+  //  (1) the polynomial through (0, 0) and the element's later λ nodes (c_m, λ_m) does not start
+  //      decreasing: Σ_{j>=1} ℓ'_j(0) λ_j >= 0 (with λ_0 = 0 this is λ̇(t_n^+) >= 0: a region
+  //      that is inactive after a boundary where its λ vanishes must not be re-entered at once);
+  //  (2) the polynomial through the element's θ stage values, extrapolated to its end, is >= 0
+  //      (θ of a sliding mode reaches 0 at the exit, not beyond); not needed when a stage is at 1.
+  std::vector<double> fe_row_lower(fe.constraints.size(), 0.0), fe_row_upper(fe.constraints.size(), 0.0);
+  if (fesd && opt.exit_conditions) {
+    auto lagrange_d0 = [](const std::vector<double>& nd, std::size_t j) {  // ℓ'_j(0) on nodes nd
+      double sum = 0.0;
+      for (std::size_t m = 0; m < nd.size(); ++m) {
+        if (m == j) continue;
+        double term = 1.0 / (nd[j] - nd[m]);
+        for (std::size_t k = 0; k < nd.size(); ++k)
+          if (k != j && k != m) term *= (0.0 - nd[k]) / (nd[j] - nd[k]);
+        sum += term;
+      }
+      return sum;
+    };
+    auto lagrange_at = [](const std::vector<double>& nd, std::size_t j, double t) {
+      double v = 1.0;
+      for (std::size_t k = 0; k < nd.size(); ++k)
+        if (k != j) v *= (t - nd[k]) / (nd[j] - nd[k]);
+      return v;
+    };
+    // λ nodes: 0 (λ_prev), the distinct stage nodes, 1 (the end λ) for rbp schemes.
+    std::vector<double> lnodes{0.0};
+    std::vector<std::size_t> lidx{0};
+    auto known = [](const std::vector<double>& nd, double c) {
+      for (double x : nd)
+        if (std::fabs(x - c) <= 1e-12) return true;
+      return false;
+    };
+    for (int m = 0; m < n_s; ++m)
+      if (!known(lnodes, bt.c[static_cast<std::size_t>(m)])) {
+        lnodes.push_back(bt.c[static_cast<std::size_t>(m)]);
+        lidx.push_back(static_cast<std::size_t>(m) + 1);
+      }
+    if (rbp && !known(lnodes, 1.0)) {
+      lnodes.push_back(1.0);
+      lidx.push_back(Lambda.size() - 1);
+    }
+    std::vector<double> tnodes;
+    std::vector<std::size_t> tidx;
+    for (int m = 0; m < n_s; ++m)
+      if (!known(tnodes, bt.c[static_cast<std::size_t>(m)])) {
+        tnodes.push_back(bt.c[static_cast<std::size_t>(m)]);
+        tidx.push_back(static_cast<std::size_t>(m));
+      }
+    const bool theta_extrapolated = tnodes.size() > 1 && !known(tnodes, 1.0);
+    for (std::size_t i = 0; i < n_c; ++i) {
+      if (lnodes.size() > 1) {
+        sym::Expr slope(0.0);
+        for (std::size_t j = 1; j < lnodes.size(); ++j) slope = slope + lagrange_d0(lnodes, j) * Lambda[lidx[j]][i];
+        fe.constraints.push_back(slope);
+        fe.constraint_names.push_back("exit condition: λ slope at the element start, component " + std::to_string(i));
+        fe_row_lower.push_back(0.0);
+        fe_row_upper.push_back(kInf);
+      }
+      if (theta_extrapolated) {
+        sym::Expr end(0.0);
+        for (std::size_t j = 0; j < tnodes.size(); ++j) end = end + lagrange_at(tnodes, j, 1.0) * Theta[tidx[j]][i];
+        fe.constraints.push_back(end);
+        fe.constraint_names.push_back("exit condition: θ extrapolated to the element end, component " +
+                                      std::to_string(i));
+        fe_row_lower.push_back(0.0);
+        fe_row_upper.push_back(kInf);
+      }
+    }
+  }
+  const bool fe_inequalities = fe.constraints.size() > names.size();
   fe.objective = cost;
   const int fe_kind = P.add_block_kind(fe);
   int alpha_kind = -1;
@@ -659,7 +756,8 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
         I.z_end = add_zb(tag + ".end");
         append(vars, range(I.z_end, dcs.boundary_z.size()));
       }
-      P.add_block(fe_kind, vars, {map.param_h0, map.param_rho_h}, {}, {}, "stage " + std::to_string(k + 1) +
+      P.add_block(fe_kind, vars, {map.param_h0, map.param_rho_h}, fe_inequalities ? fe_row_lower : std::vector<double>{},
+                  fe_inequalities ? fe_row_upper : std::vector<double>{}, "stage " + std::to_string(k + 1) +
                                                                              ", element " + std::to_string(n + 1));
       if (alpha_kind >= 0) {
         std::vector<Index> av;

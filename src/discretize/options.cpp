@@ -105,6 +105,10 @@ std::vector<OptionInfo> make_table() {
                [](O& o, const std::string& v) { o.step_penalty = parse_number("step_penalty", v); }});
   t.push_back({"step_equilibration_sigma", "0.1", "σ of l2_relaxed_scaled: weight tanh(η/σ)",
                [](O& o, const std::string& v) { o.step_equilibration_sigma = parse_number("step_equilibration_sigma", v); }});
+  t.push_back({"exit_conditions", "false",
+               "stasis extension: per element, λ must not start decreasing from a zero and θ extrapolated to the "
+               "element end must be >= 0, which pins the exit from a sliding mode (FESD alone does not)",
+               [](O& o, const std::string& v) { o.exit_conditions = parse_bool("exit_conditions", v); }});
   t.push_back({"path_at", "stage_ends",
                "where path constraints hold: stage_ends, elements (every element end) or stage_points (every RK stage "
                "point; integral representation)",

@@ -348,6 +348,7 @@ TEST(PssReader, DiscretizationAndHomotopySections) {
   representation: differential
   step_bounds: 0.5
   step_penalty: 10
+  exit_conditions: true
 homotopy:
   kappa: 0.2
   preset: nosnoc
@@ -365,6 +366,8 @@ homotopy:
   EXPECT_EQ(d.representation, discretize::Representation::Differential);
   EXPECT_EQ(d.step_bounds, 0.5);
   EXPECT_EQ(d.step_penalty, 10);
+  EXPECT_TRUE(d.exit_conditions);
+  EXPECT_FALSE(discretize::Options{}.exit_conditions);  // off by default (a stasis extension)
   EXPECT_EQ(f.homotopy.preset, "nosnoc");
   EXPECT_EQ(f.homotopy.kappa, 0.2);  // set after the preset although written before it
   EXPECT_EQ(f.homotopy.ipopt.at("max_iter"), "100");

@@ -53,6 +53,8 @@ struct Options {
   double step_penalty = 1.0;      ///< ρ_h
   double step_equilibration_sigma = 0.1;  ///< σ of l2_relaxed_scaled
   PathAt path_at = PathAt::StageEnds;
+  /// stasis extension: conditions that pin the exit from a sliding mode (docs/guide-pss.md).
+  bool exit_conditions = false;
 
   /// Throws stasis::Error naming the option when a value is out of range or a combination is not
   /// available (e.g. the integral representation with a Lobatto scheme is switched to
