@@ -168,6 +168,35 @@ TEST(TimeFreezingSim, T8ImpactInsideAnElementIsRecovered) {
   EXPECT_NEAR(r.physical.states.back()[0], 0.6, 1e-6);
 }
 
+// T8 with a_n = 100 instead of 10 (issue #4: steps holding an impact failed with nosnoc's default
+// a_n). Closed form from spec T8: impact at t = sqrt(2·0.06/g) = 0.1095445115 with
+// v2− = −1.0954451150, τ_jump = |v2−|/a_n = 0.0109544512, sliding at γ = a_n/(a_n + g), so the step
+// of 0.2 needs s = 1 + g/a_n = 1.1 exactly; x(0.2) = (0.6, 0, 3, 0). Tolerances as in T8 (1e-6). The
+// 0.011-long jump sits inside a nominal element of the one step: the first attempts (predictor,
+// consistent and nominal guesses from σ0 = 1) fail, the predictor with aligned elements from
+// σ0 = 1e-3 converges.
+TEST(TimeFreezingSim, T8WithNormalAcceleration100) {
+  reformulate::TimeFreezingOptions tf;
+  tf.normal_acceleration = 100.0;
+  reformulate::TimeFrozenModel m = reformulate::time_freezing(particle(10.0, {0, 0.06, 3, 0}), tf);
+  TfRun r = simulate(m, 0.2, 1, 3, 2);
+  ASSERT_TRUE(r.numerical.converged) << r.numerical.message;
+  EXPECT_NEAR(r.numerical.speed_of_time[0], 1.1, 1e-6);
+  ASSERT_EQ(r.physical.impacts.size(), 1u);
+  const sim::Impact& imp = r.physical.impacts[0];
+  EXPECT_NEAR(imp.time, 0.1095445115, 1e-6);
+  EXPECT_NEAR(imp.before[3], -1.0954451150, 1e-6);
+  EXPECT_NEAR(imp.after[3], 0.0, 1e-6);
+  EXPECT_NEAR(imp.impulse[0], 1.0954451150, 1e-6);
+  EXPECT_NEAR(imp.numerical_duration, 0.0109544512, 1e-6);
+  const auto& x = r.physical.states.back();
+  EXPECT_NEAR(r.physical.time.back(), 0.2, 1e-9);
+  EXPECT_NEAR(x[0], 0.6, 1e-6);
+  EXPECT_NEAR(x[1], 0.0, 1e-6);
+  EXPECT_NEAR(x[2], 3.0, 1e-6);
+  EXPECT_NEAR(x[3], 0.0, 1e-6);
+}
+
 // The recovery on hand-made trajectories (no solver): a flight element that ends at a closed gap
 // with v = (3, −4.42945), then an element in which the clock runs at half the speed of time, whose
 // start holds that closing contact and whose end is at rest in the normal direction. The jump is
