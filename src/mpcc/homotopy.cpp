@@ -163,9 +163,11 @@ nlp::Problem& Homotopy::relaxed() { return impl_->relaxed; }
 
 double Homotopy::sigma_final() const { return std::min(0.1 * options_.complementarity_tol, options_.sigma_final); }
 
-int Homotopy::max_steps() const {
+int Homotopy::max_steps() const { return max_steps(options_.sigma0); }
+
+int Homotopy::max_steps(double sigma0) const {
   if (options_.max_steps > 0) return options_.max_steps;
-  const double factors = std::fabs(std::log(sigma_final() / options_.sigma0) / std::log(options_.kappa));
+  const double factors = std::fabs(std::log(sigma_final() / sigma0) / std::log(options_.kappa));
   // fesd.md §5.4: nosnoc's ceil(|log(σ_N/σ0)/log κ|) reaches σ_N with the defaults only because
   // the quotient rounds to 10.000000000000002 (11 steps); from σ0 = 1e-2 it gives 8 steps and
   // stops at σ = 1e-9, one short of σ_N. The default preset counts the steps σ0, κσ0, … down to
@@ -180,7 +182,11 @@ Result Homotopy::solve() {
   return solve(w0);
 }
 
-Result Homotopy::solve(const std::vector<double>& w0_mpcc) {
+Result Homotopy::solve(const std::vector<double>& w0_mpcc) { return solve(w0_mpcc, options_.sigma0); }
+
+Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
+  if (!(sigma0 > 0) || !std::isfinite(sigma0))
+    throw Error("Homotopy::solve: sigma0 must be positive and finite, not " + std::to_string(sigma0));
   const auto t_start = Clock::now();
   nlp::Problem& nlp = impl_->relaxed;
   const std::size_t n_w = problem_.n_variables();
@@ -211,11 +217,11 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc) {
   Result res;
   res.initial_residual = problem_.complementarity_residual(mpcc_part(w), &par);
   const double sigma_N = sigma_final();
-  const int N = max_steps();
+  const int N = max_steps(sigma0);
   const bool nosnoc = options_.preset == "nosnoc";
   // nosnoc's preset keeps IPOPT's default; an explicit ipopt.acceptable_constr_viol_tol wins.
   const bool tie_acceptable_violation = !nosnoc && !options_.ipopt.count("acceptable_constr_viol_tol");
-  double sigma = options_.sigma0;
+  double sigma = sigma0;
   double r = 1.0;
   bool failed = false, timeout = false;
   nlp::Multipliers zeros{std::vector<double>(nlp.n_constraints(), 0.0), std::vector<double>(w.size(), 0.0),

@@ -312,6 +312,10 @@ TimeFrozenModel time_freezing(const model::Cls& cls, const TimeFreezingOptions& 
       aux[i][1] = concat(stab, an * (mn + mu * mt), sym::Expr(0.0));  // neg: c_t < 0
     }
     const std::size_t n_sw = sub.switching.size();
+    tf.auxiliary_fields = aux;
+    for (std::size_t i = 0; i < nc; ++i)
+      tf.tangential.push_back(tangential_index[i] < 0 ? sym::Expr(0.0)
+                                                      : sub.switching[static_cast<std::size_t>(tangential_index[i])]);
     if (options.lifting) {
       lifted_regions(sub, tf, f_ode, aux, tangential_index, nc);
     } else {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "stasis/error.hpp"
 
@@ -14,6 +15,95 @@ std::string num(double v) {
   char b[32];
   std::snprintf(b, sizeof b, "%.6g", v);
   return b;
+}
+
+// A gap at most this large counts as closed when deciding whether a jump is under way
+// (n_iᵀv < 0 at a closed gap is an impact; the FESD solution puts a landing on an element
+// boundary to within the complementarity tolerance, far below it).
+constexpr double kClosedGap = 1e-6;
+// A normal velocity below −kClosingVelocity at a closed gap is a jump under way (the same
+// threshold as the "normal velocity after the jump" sanity check).
+constexpr double kClosingVelocity = 1e-6;
+
+// The end of an inelastic jump that a finite element holds together with the running phase
+// after it: the auxiliary fields of the contacts that close (gap closed, n_iᵀv < 0) are integrated
+// with the clock frozen, as the time-frozen model does, until no contact closes. Friction uses the
+// "pos"/"neg" field by the sign of c_t,i and their mean once c_t,i has reached 0 (the sliding mode
+// on c_t,i = 0: a stick impact). The fields are constant while q is frozen (inelastic, planar or
+// spatial friction with a fixed sliding direction), so the event-driven Euler steps below are exact
+// for them; other cases are integrated in at least kMinSteps steps.
+struct Completion {
+  std::vector<double> y;
+  double duration = 0.0;  ///< numerical time the auxiliary fields ran (speed of time 1)
+  std::vector<int> contacts;
+  bool ok = false;
+};
+
+Completion complete_jump(const reformulate::TimeFrozenModel& m, const std::vector<double>& y0,
+                         const std::vector<double>& u, const sym::Function& gap, const sym::Function& vn,
+                         const sym::Function& tangential, const sym::Function& aux, const sym::Function& Dfun) {
+  constexpr int kMinSteps = 64, kMaxSteps = 100000;
+  const std::size_t n_c = m.gaps.size(), n_y = y0.size();
+  Completion out;
+  out.y = y0;
+  std::vector<double> vn0 = vn({y0, u})[0], D = Dfun({y0, u})[0];
+  // an estimate of the jump's length, to bound steps in fields that are not constant
+  double tau_est = 0.0, v_scale = 1.0;
+  for (std::size_t c = 0; c < n_c; ++c) {
+    v_scale = std::max(v_scale, std::fabs(vn0[c]));
+    if (vn0[c] < 0) tau_est = std::max(tau_est, -vn0[c] / (D[c] * m.normal_acceleration));
+  }
+  const double v_tol = 1e-12 * v_scale, max_step = tau_est / kMinSteps;
+  std::vector<bool> involved(n_c, false), stick(n_c, false);
+  auto& y = out.y;
+  for (int it = 0; it < kMaxSteps; ++it) {
+    const std::vector<double> g = gap({y, u})[0], v = vn({y, u})[0], ct = tangential({y, u})[0];
+    const std::vector<double> F = aux({y, u})[0];  // per contact: pos (n_y), neg (n_y)
+    std::vector<double> field(n_y, 0.0);
+    std::vector<std::size_t> closing;
+    for (std::size_t c = 0; c < n_c; ++c) {
+      if (!(g[c] <= kClosedGap && v[c] < -v_tol)) continue;
+      closing.push_back(c);
+      involved[c] = true;
+      const bool friction = c < m.friction.size() && m.friction[c] > 0.0;
+      if (friction && std::fabs(ct[c]) <= 1e-12 * std::max(1.0, v_scale)) stick[c] = true;
+      const double* pos = F.data() + 2 * c * n_y;
+      const double* neg = pos + n_y;
+      for (std::size_t i = 0; i < n_y; ++i)
+        field[i] += !friction ? pos[i] : stick[c] ? 0.5 * (pos[i] + neg[i]) : (ct[c] > 0 ? pos[i] : neg[i]);
+    }
+    if (closing.empty()) {
+      out.ok = true;
+      break;
+    }
+    // Rates of n_iᵀv and c_t,i along the field (n_iᵀv is linear in v; q does not move without
+    // position stabilization): the step ends where the first of them reaches 0.
+    double fmax = 0.0;
+    for (double f : field) fmax = std::max(fmax, std::fabs(f));
+    if (!(fmax > 0.0)) return out;
+    const double delta = std::min(1.0, max_step > 0 ? max_step : 1.0) / fmax;
+    std::vector<double> probe(n_y);
+    for (std::size_t i = 0; i < n_y; ++i) probe[i] = y[i] + delta * field[i];
+    const std::vector<double> v1 = vn({probe, u})[0], ct1 = tangential({probe, u})[0];
+    double step = max_step > 0 ? max_step : std::numeric_limits<double>::infinity();
+    bool progress = false;
+    for (std::size_t c : closing) {
+      const double rate = (v1[c] - v[c]) / delta;
+      if (rate > 0) {
+        step = std::min(step, -v[c] / rate);
+        progress = true;
+      }
+      const bool friction = c < m.friction.size() && m.friction[c] > 0.0;
+      const double rate_t = (ct1[c] - ct[c]) / delta;
+      if (friction && !stick[c] && ct[c] * rate_t < 0) step = std::min(step, -ct[c] / rate_t);
+    }
+    if (!progress || !std::isfinite(step)) return out;  // the fields do not open the contacts
+    for (std::size_t i = 0; i < n_y; ++i) y[i] += step * field[i];
+    out.duration += step;
+  }
+  for (std::size_t c = 0; c < n_c; ++c)
+    if (involved[c]) out.contacts.push_back(static_cast<int>(c));
+  return out;
 }
 }  // namespace
 
@@ -106,6 +196,39 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
     if (dt < -eps) out.warnings.push_back("the clock decreases by " + num(-dt) + " in element " + std::to_string(e));
   }
   const bool can_force = !m.elastic && m.normal_acceleration > 0 && !r.theta.empty();
+  // Inelastic Cls: a jump may end inside an element that also holds the running phase after it
+  // (the FESD solution is exact, but during the jump and a contact phase after it the gap is
+  // exactly zero, so the gap's α is free and the two need not be separated by an element
+  // boundary). Such an element starts where a contact closes (closed gap, n_iᵀv < 0: an impact
+  // must happen there) and the clock runs in it slower than in free flight; its jump is completed
+  // by integrating the auxiliary fields (complete_jump) from its start.
+  const bool inelastic = !m.elastic && m.normal_acceleration > 0 && !m.auxiliary_fields.empty() && !m.D.empty();
+  sym::Function tangential_fn, aux_fn;
+  if (inelastic) {
+    tangential_fn = sym::Function("tangential", {m.pss.x, m.pss.u}, {m.tangential});
+    sym::Vector all;
+    for (const auto& a : m.auxiliary_fields)
+      for (const auto& f : a) all.insert(all.end(), f.begin(), f.end());
+    aux_fn = sym::Function("auxiliary_fields", {m.pss.x, m.pss.u}, {all});
+  }
+  auto closing = [&](std::size_t i) {
+    if (!inelastic) return false;
+    const std::vector<double> g = eval(gap, i), v = eval(vn, i);
+    for (std::size_t c = 0; c < n_c; ++c)
+      if (g[c] <= kClosedGap && v[c] < -kClosingVelocity) return true;
+    return false;
+  };
+  // The clock runs in element e slower than in free flight (t' = s θ_ode < s): some of the
+  // element is frozen or in a contact phase.
+  auto slowed = [&](std::size_t e) {
+    if (e >= r.element_length.size()) return false;
+    const double s = r.speed_of_time.empty() ? 1.0 : r.speed_of_time[group_of(e, r.speed_of_time.size())];
+    const double tau = s * r.element_length[e];
+    const double dt = r.states[e + 1][static_cast<std::size_t>(clock)] - r.states[e][static_cast<std::size_t>(clock)];
+    return dt < (1.0 - 1e-6) * tau;
+  };
+  // Element e belongs to a jump: frozen, or it starts with a contact closing and is slowed.
+  auto in_jump = [&](std::size_t e) { return out.frozen[e] || (closing(e) && slowed(e)); };
   auto add_point = [&](std::size_t i) {
     out.time.push_back(r.states[i][static_cast<std::size_t>(clock)]);
     out.states.push_back(physical(r.states[i]));
@@ -119,7 +242,7 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
   add_point(0);
   std::size_t e = 0;
   while (e + 1 < P) {
-    if (!out.frozen[e]) {
+    if (!in_jump(e)) {
       if (can_force && e < r.theta.size()) {
         // λ_n,i = a_n θ_aux,i / θ_ode (time_freezing.md §2.7) — the force that keeps the contact.
         double theta_ode = 0;
@@ -138,21 +261,43 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
       ++e;
       continue;
     }
-    // A frozen run [e, f): elements e..f-1, points e..f.
+    // A jump: the frozen run [e, f) (elements e..f-1, points e..f), and possibly element f, in
+    // which the jump ends and the clock runs again (`mixed`).
     std::size_t f = e;
     std::vector<bool> involved(n_c, false);
     double duration = 0.0;
-    while (f + 1 < P && out.frozen[f]) {
+    bool mixed = false;
+    while (f + 1 < P && in_jump(f)) {
+      if (!out.frozen[f] && !closing(f + 1)) {
+        mixed = true;
+        break;
+      }
       if (f < r.active.size())
         for (int j : r.active[f])
           if (static_cast<std::size_t>(j) < m.region_contacts.size())
             for (int c : m.region_contacts[static_cast<std::size_t>(j)]) involved[static_cast<std::size_t>(c)] = true;
       const double s = r.speed_of_time.empty() ? 1.0 : r.speed_of_time[group_of(f, r.speed_of_time.size())];
-      if (f < r.element_length.size()) duration += s * r.element_length[f];
+      // the numerical time in which the clock stood still (an element of a jump in which the
+      // clock advanced by the solver's tolerance counts without that share)
+      if (f < r.element_length.size())
+        duration += std::max(0.0, s * r.element_length[f] - (r.states[f + 1][static_cast<std::size_t>(clock)] -
+                                                              r.states[f][static_cast<std::size_t>(clock)]));
       ++f;
     }
     const std::vector<double>& yb = r.states[e];
-    const std::vector<double>& ya = r.states[f];
+    Completion completion;
+    if (mixed) {
+      completion = complete_jump(m, r.states[f], control_at(f), gap, vn, tangential_fn, aux_fn, Dfun);
+      if (!completion.ok) {
+        out.warnings.push_back("the jump at t = " + num(yb[static_cast<std::size_t>(clock)]) +
+                               " ends inside element " + std::to_string(f) +
+                               " and could not be completed from its start; the state after it is that start");
+        completion.y = r.states[f];
+      }
+      for (int c : completion.contacts) involved[static_cast<std::size_t>(c)] = true;
+      duration += completion.duration;  // the auxiliary fields' own time (it does not depend on s)
+    }
+    const std::vector<double>& ya = mixed ? completion.y : r.states[f];
     // A jump changes the state by a physical amount; a frozen element in a sticking or sliding
     // phase moves it only by the solver's tolerance (~1e-8 with complementarity_tol 1e-9), which
     // must not be reported as a zero-impulse impact.
@@ -166,7 +311,7 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
       imp.before = physical(yb);
       imp.after = physical(ya);
       imp.numerical_duration = duration;
-      std::vector<double> vb = eval(vn, e), va = eval(vn, f);
+      std::vector<double> vb = eval(vn, e), va = vn({ya, control_at(f)})[0];
       std::vector<double> D = m.D.empty() ? std::vector<double>(n_c, 1.0) : eval(Dfun, e);
       for (std::size_t c = 0; c < n_c; ++c) {
         if (!involved[c]) continue;
@@ -193,7 +338,14 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
       // (exactly: the frozen clock only agrees to the solver's tolerance)
       add_point(f);
       out.time.back() = out.impacts.back().time;
+      if (mixed) out.states.back() = physical(ya);
     }  // else: frozen elements without any change (zero-length elements) add no point
+    if (mixed) {
+      // the rest of element f runs: its end is a physical point (no contact force: the element's
+      // multipliers mix the impulse with the force of the running phase)
+      add_point(f + 1);
+      ++f;
+    }
     e = f;
   }
   return out;

@@ -104,32 +104,142 @@ TEST(TimeFreezingSim, SpringDamperBounceWithinOneStep) {
   EXPECT_NEAR(r.physical.time.back(), 0.25, 1e-9);
 }
 
-// Known gap, kept visible: T4's landing over 10 steps. Without the gap's α regularization the jump
-// and the contact phase share an element (f_c = 0 exactly in both, so α_gap is free) and the
-// impact is not reported; with it, the step before the landing is reported infeasible. See the
-// issue note. Measured (6 elements, after the lifted-bounds and acceptable-point fixes):
-// - regularization 1e-2 (this test): step 4 (pure flight, ends at q = 0.0152) fails with
-//   Infeasible_Problem_Detected in both forms. The σ-independent reward for α_gap = 0 makes each
-//   relaxed NLP "land" where q·(1 − α_gap) <= σ: at σ = 0.1 the ball jumps at q = 0.05, at
-//   σ = 0.01 at q = 0.005, and once σ is below ~q_end the landed branch no longer exists.
-//   With weight 1e-6 every step converges and the impact is at t1 within 1e-9, but step 4 still
-//   costs 1490 (dense) / 9784 (lifted) IPOPT iterations: a smaller weight only postpones the
-//   same discontinuity, so it is not a fix.
-// - no regularization: dense converges, no impact reported; lifted reports the impact (t1 within
-//   1e-9) but rest steps 6, 8 and 9 end at the iteration limit with residual ~5e-9 (they start
-//   ~1e-9 off the contact surface: guide-pss.md's "step that starts very close to a surface").
-TEST(TimeFreezingSim, DISABLED_T4InelasticLandingImpactIsRecovered) {
+// T4 (time_freezing.md §7): M = 1, f_c = q, e = 0, x0 = (0.8, 0), g = 9.81, a_n = 100 over 10 steps
+// of 0.1 (6 elements, Radau IIA n_s = 2), without the α regularization. The landing is at
+// t = sqrt(2 h0/g) = 0.4038550219 with v_s = −3.9618177646 (1e-6: FESD is exact up to the solver
+// tolerance); the impact lasts τ_jump = |v_s|/a_n = 0.0396181776 (1e-6), its normal impulse is |v_s|
+// and the velocity after it 0 (1e-6). Step 5 holds the landing 0.0039 after its start; FESD puts
+// the jump and the contact phase after it into one element (the gap is exactly zero in both, so
+// its α is free), and the recovery completes the jump inside that element (sim/physical.hpp).
+// The dense form only: with the lifted form (the default) the rest steps 6, 8 and 9 end at the
+// IPOPT iteration limit with residual ~5e-9 (they start ~1e-9 off the contact surface).
+TEST(TimeFreezingSim, T4InelasticLandingImpactIsRecovered) {
   model::Cls c;
   sym::Vector q = c.add_positions({"q"});
   c.add_velocities({"v"});
   c.forces = {-9.81};
   c.add_contact(q[0]);
   c.x0 = {0.8, 0.0};
-  reformulate::TimeFrozenModel m = reformulate::time_freezing(c);
-  TfRun r = simulate(m, 1.0, 10, 6, 2, true);
+  reformulate::TimeFreezingOptions tf;
+  tf.lifting = false;
+  reformulate::TimeFrozenModel m = reformulate::time_freezing(c, tf);
+  TfRun r = simulate(m, 1.0, 10, 6, 2);
   ASSERT_TRUE(r.numerical.converged) << r.numerical.message;
   ASSERT_EQ(r.physical.impacts.size(), 1u);
-  EXPECT_NEAR(r.physical.impacts[0].time, std::sqrt(2 * 0.8 / 9.81), 1e-6);
+  const sim::Impact& imp = r.physical.impacts[0];
+  const double t1 = std::sqrt(2 * 0.8 / 9.81), vs = -std::sqrt(2 * 9.81 * 0.8);
+  EXPECT_NEAR(imp.time, t1, 1e-6);
+  EXPECT_NEAR(imp.before[1], vs, 1e-6);
+  EXPECT_NEAR(imp.after[1], 0.0, 1e-6);
+  ASSERT_EQ(imp.impulse.size(), 1u);
+  EXPECT_NEAR(imp.impulse[0], -vs, 1e-6);
+  EXPECT_NEAR(imp.numerical_duration, 0.0396181776, 1e-6);
+  EXPECT_NEAR(r.physical.time.back(), 1.0, 1e-9);
+  EXPECT_NEAR(r.physical.states.back()[0], 0.0, 1e-4);  // the dense form's jump lets q sink by ~7e-6
+  EXPECT_NEAR(r.physical.states.back()[1], 0.0, 1e-6);
+  // the jump is two equal consecutive times
+  int equal = 0;
+  for (std::size_t i = 1; i < r.physical.time.size(); ++i)
+    if (r.physical.time[i] == r.physical.time[i - 1]) ++equal;
+  EXPECT_EQ(equal, 1);
+}
+
+// T8 without the α regularization: the jump shares the second element with the sliding phase
+// (the element's clock runs at less than the speed of time) and the recovery completes it there.
+// Same expected numbers and tolerances as T8SpeedOfTimeCompensatesSliding.
+TEST(TimeFreezingSim, T8ImpactInsideAnElementIsRecovered) {
+  reformulate::TimeFreezingOptions tf;
+  tf.normal_acceleration = 10.0;
+  reformulate::TimeFrozenModel m = reformulate::time_freezing(particle(10.0, {0, 0.06, 3, 0}), tf);
+  TfRun r = simulate(m, 0.2, 1, 3, 2);
+  ASSERT_TRUE(r.numerical.converged) << r.numerical.message;
+  EXPECT_NEAR(r.numerical.speed_of_time[0], 2.0, 1e-6);
+  ASSERT_EQ(r.physical.impacts.size(), 1u);
+  const sim::Impact& imp = r.physical.impacts[0];
+  EXPECT_NEAR(imp.time, 0.1095445115, 1e-6);
+  EXPECT_NEAR(imp.before[3], -1.0954451150, 1e-6);
+  EXPECT_NEAR(imp.after[3], 0.0, 1e-6);
+  EXPECT_NEAR(imp.after[2], 3.0, 1e-6);                      // frictionless: v1 unchanged
+  EXPECT_NEAR(imp.after[0], imp.before[0], 1e-12);           // positions do not move in a jump
+  EXPECT_NEAR(imp.impulse[0], 1.0954451150, 1e-6);
+  EXPECT_NEAR(imp.numerical_duration, 0.1095445115, 1e-6);  // τ_jump = |v2−|/a_n
+  EXPECT_TRUE(r.physical.warnings.empty()) << r.physical.warnings.front();
+  EXPECT_NEAR(r.physical.time.back(), 0.2, 1e-9);
+  EXPECT_NEAR(r.physical.states.back()[0], 0.6, 1e-6);
+}
+
+// T8 with a_n = 100 instead of 10 (issue #4: steps holding an impact failed with nosnoc's default
+// a_n). Closed form from spec T8: impact at t = sqrt(2·0.06/g) = 0.1095445115 with
+// v2− = −1.0954451150, τ_jump = |v2−|/a_n = 0.0109544512, sliding at γ = a_n/(a_n + g), so the step
+// of 0.2 needs s = 1 + g/a_n = 1.1 exactly; x(0.2) = (0.6, 0, 3, 0). Tolerances as in T8 (1e-6). The
+// 0.011-long jump sits inside a nominal element of the one step: the first attempts (predictor,
+// consistent and nominal guesses from σ0 = 1) fail, the predictor with aligned elements from
+// σ0 = 1e-3 converges.
+TEST(TimeFreezingSim, T8WithNormalAcceleration100) {
+  reformulate::TimeFreezingOptions tf;
+  tf.normal_acceleration = 100.0;
+  reformulate::TimeFrozenModel m = reformulate::time_freezing(particle(10.0, {0, 0.06, 3, 0}), tf);
+  TfRun r = simulate(m, 0.2, 1, 3, 2);
+  ASSERT_TRUE(r.numerical.converged) << r.numerical.message;
+  EXPECT_NEAR(r.numerical.speed_of_time[0], 1.1, 1e-6);
+  ASSERT_EQ(r.physical.impacts.size(), 1u);
+  const sim::Impact& imp = r.physical.impacts[0];
+  EXPECT_NEAR(imp.time, 0.1095445115, 1e-6);
+  EXPECT_NEAR(imp.before[3], -1.0954451150, 1e-6);
+  EXPECT_NEAR(imp.after[3], 0.0, 1e-6);
+  EXPECT_NEAR(imp.impulse[0], 1.0954451150, 1e-6);
+  EXPECT_NEAR(imp.numerical_duration, 0.0109544512, 1e-6);
+  const auto& x = r.physical.states.back();
+  EXPECT_NEAR(r.physical.time.back(), 0.2, 1e-9);
+  EXPECT_NEAR(x[0], 0.6, 1e-6);
+  EXPECT_NEAR(x[1], 0.0, 1e-6);
+  EXPECT_NEAR(x[2], 3.0, 1e-6);
+  EXPECT_NEAR(x[3], 0.0, 1e-6);
+}
+
+// The recovery on hand-made trajectories (no solver): a flight element that ends at a closed gap
+// with v = (3, −4.42945), then an element in which the clock runs at half the speed of time, whose
+// start holds that closing contact and whose end is at rest in the normal direction. The jump is
+// completed inside the element by the auxiliary fields: spec T7's planar frictional impact,
+// v1+ = max(|v1−| − μ|v2−|, 0): 0.785275 for μ = 0.5, 0 (stick) for μ = 0.8 (closed form; the
+// fields are constant, so 1e-12), v2+ = 0, normal impulse |v2−|, τ_jump = |v2−|/a_n, and the
+// physical trajectory has the jump as two equal times.
+TEST(TimeFreezingSim, RecoveryCompletesAJumpInsideAnElement) {
+  for (double mu : {0.5, 0.8}) {
+    SCOPED_TRACE("mu = " + std::to_string(mu));
+    model::Cls c;
+    sym::Vector q = c.add_positions({"x", "y"});
+    c.add_velocities({"vx", "vy"});
+    c.forces = {0.0, -9.81};
+    c.add_contact(q[1], 0.0, mu, sym::Matrix{{1.0}, {0.0}});
+    c.x0 = {0.0, 0.2, 3.0, -4.0};
+    reformulate::TimeFreezingOptions tf;
+    tf.normal_acceleration = 10.0;
+    for (bool lifting : {true, false}) {
+      tf.lifting = lifting;
+      reformulate::TimeFrozenModel m = reformulate::time_freezing(c, tf);
+      sim::NumericalTrajectory n;
+      n.states = {{0.0, 0.2, 3.0, -4.0, 0.0}, {0.3, 0.0, 3.0, -4.42945, 0.1}, {0.35, 0.0, 0.7, 0.0, 0.15},
+                  {0.4, 0.0, 0.6, 0.0, 0.2}};
+      n.element_length = {0.1, 0.1, 0.05};
+      n.speed_of_time = {1.0};
+      n.active = {{0}, {0, 1}, {0, 1}};
+      sim::PhysicalTrajectory p = sim::recover_physical(m, n);
+      ASSERT_EQ(p.impacts.size(), 1u);
+      const sim::Impact& imp = p.impacts[0];
+      EXPECT_EQ(imp.time, 0.1);
+      EXPECT_EQ(imp.before, (std::vector<double>{0.3, 0.0, 3.0, -4.42945}));
+      EXPECT_NEAR(imp.after[2], std::max(3.0 - mu * 4.42945, 0.0), 1e-12);
+      EXPECT_NEAR(imp.after[3], 0.0, 1e-12);
+      EXPECT_EQ(imp.after[0], 0.3);
+      EXPECT_EQ(imp.after[1], 0.0);
+      ASSERT_EQ(imp.impulse.size(), 1u);
+      EXPECT_NEAR(imp.impulse[0], 4.42945, 1e-12);
+      EXPECT_NEAR(imp.numerical_duration, 0.442945, 1e-12);
+      EXPECT_EQ(p.time, (std::vector<double>{0.0, 0.1, 0.1, 0.15, 0.2}));
+      EXPECT_EQ(p.point, (std::vector<std::size_t>{0, 1, 1, 2, 3}));
+    }
+  }
 }
 
 // T4 after the landing: at rest on the ground (sliding slowdown compensated by the speed of time),

@@ -65,6 +65,9 @@ class Homotopy {
   /// Solve from the problem's start point (or from w0, of length n_variables of the MPCC).
   Result solve();
   Result solve(const std::vector<double>& w0);
+  /// The same from σ0 = sigma0 instead of options().sigma0 (a start point that already holds the
+  /// switch structure, which a first relaxed NLP at a large σ would relax away).
+  Result solve(const std::vector<double>& w0, double sigma0);
 
   /// The relaxed NLP: its first n_variables() variables and first n_parameters() parameters are
   /// the MPCC's, so bounds, start values and parameters can be changed between solves.
@@ -73,6 +76,7 @@ class Homotopy {
   const HomotopyOptions& options() const { return options_; }
   /// Number of homotopy steps the loop may take (fesd.md §5.4, N_homotopy).
   int max_steps() const;
+  int max_steps(double sigma0) const;
   /// The effective final σ: min(0.1·complementarity_tol, sigma_final).
   double sigma_final() const;
 

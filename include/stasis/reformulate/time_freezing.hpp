@@ -44,6 +44,7 @@
 //   for orthogonal constraints ([L] Sec. III-B). Built-in φ_i on mechanical states (q, v) with
 //   n = ∇_q ψ_i, p = ψ_i, w = nᵀv:  q' = n w / (nᵀn),  v' = n (−k p − c w) / (nᵀn),  c = c(k, γ).
 //   With one user auxiliary field it is used (not summed) wherever any constraint is violated.
+#include <array>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -118,6 +119,12 @@ struct TimeFrozenModel {
   /// `weight` on every switching function that alpha_regularization marks (nonzero) and 0 on the
   /// others; empty when weight <= 0 or nothing is marked (no regularization).
   std::vector<double> alpha_penalty(double weight) const;
+  /// Inelastic Cls: per contact its auxiliary fields (in pss.x, clock component 0): [0] the
+  /// normal-only field (μ_i = 0) or the "pos" field (c_t,i > 0), [1] the "neg" field (= [0] without
+  /// friction); and its tangential switching function c_t,i (0 without friction). Empty otherwise.
+  /// sim::recover_physical integrates them to complete a jump that ends inside a finite element.
+  std::vector<std::array<sym::Vector, 2>> auxiliary_fields;
+  sym::Vector tangential;
   double stiffness = 0, damping = 0;          ///< spring–damper k and c (elastic only)
   std::size_t n_switching() const { return pss.subsystems.empty() ? 0 : pss.subsystems[0].switching.size(); }
   std::size_t n_regions() const { return region_contacts.size(); }

@@ -22,7 +22,9 @@ struct Options {
   /// Default off: states start at the current state, everything else at the nominal guess.
   bool warm_start = false;
   /// Time-frozen models: start each step from an explicit simulation of the piecewise field (and
-  /// the speed of time it implies) instead of a constant state.
+  /// the speed of time it implies) instead of a constant state. If that fails and the simulation
+  /// holds a jump, retry from it with element boundaries where its clock stops and starts again
+  /// and from σ0 = min(homotopy.sigma0, 1e-3) (a short jump inside a nominal element, a_n = 100).
   bool predictor = true;
   std::vector<double> controls;  ///< constant control values (size n_u; empty = zeros)
   /// Control values per step (size `steps`, each of size n_u): step k holds step_controls[k]

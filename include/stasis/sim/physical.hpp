@@ -3,6 +3,14 @@
 // physical time is the clock state; elements in which the clock does not advance are frozen; a
 // maximal run of frozen elements is a jump at its clock time, reported as two consecutive points
 // with the same time (state before, state after) and as an impact event with the normal impulse.
+// Inelastic contacts: a jump may also end inside an element that holds the running phase after it
+// (during the jump and a contact phase after it the gap is exactly zero, so its step function α is
+// free and FESD need not put an element boundary at the jump's end). Such an element starts where
+// a contact closes (gap <= 1e-6, n_iᵀv < −1e-6: an impact must happen there), ends where none
+// does, and its clock runs slower than the speed of time. The state after the jump is then
+// completed from the element's start by the auxiliary fields with the clock frozen (what the
+// time-frozen model does during the jump; exact for the constant inelastic fields), and the
+// element's end is the next physical point.
 // Used for the integrator's results and for time-frozen OCP solutions (ocp/time_frozen.hpp).
 #include <string>
 #include <vector>
@@ -17,7 +25,9 @@ struct Impact {
   std::vector<int> contacts;           ///< contacts whose auxiliary dynamics ran during the jump
   std::vector<double> before, after;   ///< physical states (clock removed)
   std::vector<double> impulse;         ///< normal impulse per entry of `contacts`: Δ(nᵀv)/D
-  double numerical_duration = 0.0;     ///< Σ s·h over the frozen elements (τ_jump)
+  /// Numerical time in which the clock stood still (τ_jump): Σ (s·h − Δclock) over the jump's
+  /// elements, plus the auxiliary fields' time to complete a jump that ends inside an element.
+  double numerical_duration = 0.0;
 };
 
 struct PhysicalTrajectory {
