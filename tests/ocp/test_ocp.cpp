@@ -25,6 +25,31 @@ reformulate::Dcs sign_system(double x0) {
   return reformulate::to_dcs(p, reformulate::DcsMode::Stewart);
 }
 
+// R3/T6 (fesd.md R3): min ∫_0^2 x² dt + (x(2) − 5/3)² with x0 free.
+discretize::OcpSpec r3_spec(const reformulate::Dcs& dcs) {
+  const sym::Expr x = dcs.x[0];
+  discretize::OcpSpec spec;
+  spec.horizon = 2.0;
+  spec.stages = 1;
+  spec.running_cost = sq(x);
+  spec.terminal_cost = sq(x - 5.0 / 3.0);
+  spec.x0_free = {true};
+  return spec;
+}
+
+ocp::Options r3_options() {
+  ocp::Options o;
+  o.discretization.scheme = Scheme::GaussLegendre;
+  o.discretization.stages = 2;
+  o.discretization.elements = 25;
+  // nosnoc's `direct` equality keeps all steps equal along an interior-point path (it ends in the
+  // staircase minima of standard stepping, x0 = -0.24 k); l2_relaxed (ρ η Δh², η = 0 exactly at
+  // the switch) leaves the switch boundary free and regularizes every other one.
+  o.discretization.step_equilibration = discretize::StepEquilibration::L2Relaxed;
+  o.homotopy.complementarity_tol = 1e-12;
+  return o;
+}
+
 }  // namespace
 
 // R3/T6: min ∫_0^2 x² dt + (x(2) − 5/3)², x0 free: analytic optimum x0* = (9 − √417)/8,
@@ -34,23 +59,7 @@ TEST(Ocp, R3FreeInitialStateFindsTheAnalyticOptimum) {
   for (double start : {-2.0, -1.7, -1.4, -1.1, -0.8}) {
     SCOPED_TRACE(start);
     reformulate::Dcs dcs = sign_system(start);
-    sym::Expr x = dcs.x[0];
-    discretize::OcpSpec spec;
-    spec.horizon = 2.0;
-    spec.stages = 1;
-    spec.running_cost = sq(x);
-    spec.terminal_cost = sq(x - 5.0 / 3.0);
-    spec.x0_free = {true};
-    ocp::Options o;
-    o.discretization.scheme = Scheme::GaussLegendre;
-    o.discretization.stages = 2;
-    o.discretization.elements = 25;
-    // nosnoc's `direct` equality keeps all steps equal along an interior-point path (it ends in the
-    // staircase minima of standard stepping, x0 = -0.24 k); l2_relaxed (ρ η Δh², η = 0 exactly at
-    // the switch) leaves the switch boundary free and regularizes every other one.
-    o.discretization.step_equilibration = discretize::StepEquilibration::L2Relaxed;
-    o.homotopy.complementarity_tol = 1e-12;
-    ocp::Solver solver(dcs, spec, o);
+    ocp::Solver solver(dcs, r3_spec(dcs), r3_options());
     ocp::Result r = solver.solve();
     ASSERT_TRUE(r.converged) << r.message;
     EXPECT_NEAR(r.states[0][0], x0_star, 1e-6);  // issue: 1e-6
@@ -200,21 +209,10 @@ TEST(Ocp, TransferSolutionCopiesEveryBlockBetweenLayouts) {
 // smooth NLPs with standard time stepping), then the FESD homotopy from σ = 1e-6.
 TEST(Ocp, SmoothedInitializationReachesTheR3Optimum) {
   reformulate::Dcs dcs = sign_system(-1.4);
-  discretize::OcpSpec spec;
-  spec.horizon = 2.0;
-  spec.stages = 1;
-  spec.running_cost = sq(dcs.x[0]);
-  spec.terminal_cost = sq(dcs.x[0] - 5.0 / 3.0);
-  spec.x0_free = {true};
-  ocp::Options o;
-  o.discretization.scheme = Scheme::GaussLegendre;
-  o.discretization.stages = 2;
-  o.discretization.elements = 25;
-  o.discretization.step_equilibration = discretize::StepEquilibration::L2Relaxed;
-  o.homotopy.complementarity_tol = 1e-12;
+  ocp::Options o = r3_options();
   o.homotopy.sigma0 = 1e-6;
   o.initialization.method = ocp::InitializationOptions::Method::Smoothed;
-  ocp::Solver solver(dcs, spec, o);
+  ocp::Solver solver(dcs, r3_spec(dcs), o);
   int phase1_rows = 0;
   solver.on_step = [&](const mpcc::StepStats& s) { phase1_rows += s.initialization ? 1 : 0; };
   ocp::Result r = solver.solve();
