@@ -54,6 +54,16 @@ model::JumpSystem ball(double q0, double v0) {
   return js;
 }
 
+// Spec T8's physical end: t = 0.2 exactly (1e-9) and x = (0.6, 0, 3, 0) (1e-6).
+void expect_t8_final_state(const TfRun& r) {
+  const auto& x = r.physical.states.back();
+  EXPECT_NEAR(r.physical.time.back(), 0.2, 1e-9);
+  EXPECT_NEAR(x[0], 0.6, 1e-6);
+  EXPECT_NEAR(x[1], 0.0, 1e-6);
+  EXPECT_NEAR(x[2], 3.0, 1e-6);
+  EXPECT_NEAR(x[3], 0.0, 1e-6);
+}
+
 }  // namespace
 
 // T8 (nosnoc inelastic_2d_sim): x0 = (0, 0.06, 3, 0), g = 10, a_n = 10, one step of 0.2: the impact
@@ -76,12 +86,7 @@ TEST(TimeFreezingSim, T8SpeedOfTimeCompensatesSliding) {
   // the first element ends at the impact: clock = 0.1095445115, vy = −1.0954451150
   EXPECT_NEAR(r.numerical.states[1][4], 0.1095445115, 1e-6);
   EXPECT_NEAR(r.numerical.states[1][3], -1.0954451150, 1e-6);
-  const auto& x = r.physical.states.back();
-  EXPECT_NEAR(r.physical.time.back(), 0.2, 1e-9);
-  EXPECT_NEAR(x[0], 0.6, 1e-6);
-  EXPECT_NEAR(x[1], 0.0, 1e-6);
-  EXPECT_NEAR(x[2], 3.0, 1e-6);
-  EXPECT_NEAR(x[3], 0.0, 1e-6);
+  expect_t8_final_state(r);
 }
 
 // Seed 002's ball, one bounce inside one step (q0 = 1, v0 = −5, step 0.25, 6 elements, Radau IIA
@@ -189,12 +194,7 @@ TEST(TimeFreezingSim, T8WithNormalAcceleration100) {
   EXPECT_NEAR(imp.after[3], 0.0, 1e-6);
   EXPECT_NEAR(imp.impulse[0], 1.0954451150, 1e-6);
   EXPECT_NEAR(imp.numerical_duration, 0.0109544512, 1e-6);
-  const auto& x = r.physical.states.back();
-  EXPECT_NEAR(r.physical.time.back(), 0.2, 1e-9);
-  EXPECT_NEAR(x[0], 0.6, 1e-6);
-  EXPECT_NEAR(x[1], 0.0, 1e-6);
-  EXPECT_NEAR(x[2], 3.0, 1e-6);
-  EXPECT_NEAR(x[3], 0.0, 1e-6);
+  expect_t8_final_state(r);
 }
 
 // The recovery on hand-made trajectories (no solver): a flight element that ends at a closed gap
