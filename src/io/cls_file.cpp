@@ -61,7 +61,7 @@ const std::vector<std::string> kAuxiliaryKeys = {"stiffness", "f"};
 const std::vector<std::string> kTimeFreezingKeys = {
     "normal_acceleration", "stiffness",           "speed_of_time", "clock_constraints",
     "running_cost",        "stabilize_positions", "eps_t",         "elastic_mode", "lifting",
-    "alpha_regularization"};
+    "lifted_variables",    "alpha_regularization"};
 const std::vector<std::string> kSpeedOfTimeKeys = {"lower", "upper", "start", "penalty"};
 
 const char* const kTimeReserved =
@@ -126,10 +126,15 @@ double finite_constant(const YamlDocument& doc, const MapEntry& e, const Scope& 
 
 // ---- the time_freezing section ----
 
-// `stewart`: the file's discretization.dcs is stewart, which needs the dense form (lifting off by default).
+// `stewart`: the file's discretization.dcs is stewart, which needs the dense form (lifting off by default);
+// `simulate`: a kind: simulate file (dense form by default, issue #4).
 void read_time_freezing_section(const YamlDocument& doc, const MapEntry* section, bool simulate, bool jump,
                                 bool stewart, const Scope& scope, TimeFreezingFile& tf) {
-  tf.options.lifting = !stewart;  // the lifted form unless the DCS needs sign rows or the file says otherwise
+  // The lifted form for ocp files with dcs: step; the dense sign-row form for dcs: stewart and for
+  // simulate files (issue #4: with the lifted form's θ, β variables, simulation steps that start at
+  // rest on a contact stall at IPOPT's iteration limit; T4, two_contacts.yaml, falling_rod.yaml,
+  // ball_3d_friction.yaml converge in the dense form). The file's key overrides either.
+  tf.options.lifting = !stewart && !simulate;
   if (!section) return;
   const std::vector<MapEntry> entries = doc.entries(section->value, "time_freezing");
   doc.check_keys(entries, kTimeFreezingKeys, "time_freezing");
@@ -137,7 +142,8 @@ void read_time_freezing_section(const YamlDocument& doc, const MapEntry* section
   for (const auto& e : entries) {
     const std::string what = "time_freezing." + e.key;
     if (jump && (e.key == "normal_acceleration" || e.key == "stiffness" || e.key == "stabilize_positions" ||
-                 e.key == "eps_t" || e.key == "elastic_mode" || e.key == "lifting" || e.key == "alpha_regularization"))
+                 e.key == "eps_t" || e.key == "elastic_mode" || e.key == "lifting" || e.key == "lifted_variables" ||
+                 e.key == "alpha_regularization"))
       doc.fail(e.key_where,
                "'" + e.key + "' applies to cls models only; a jump model's jumps are its auxiliary dynamics" +
                    (e.key == "stiffness" ? std::string(" (write auxiliary: {stiffness: k} in the jump model)")
@@ -171,6 +177,8 @@ void read_time_freezing_section(const YamlDocument& doc, const MapEntry* section
       if (o.lifting && stewart)
         doc.fail(e.value_where, what + " is true, but the lifted form has no sign rows for dcs: stewart; "
                                 "use dcs: step or lifting: false");
+    } else if (e.key == "lifted_variables") {
+      o.lifted_variables = boolean(doc, e.value, e.value_where, what);
     } else if (e.key == "elastic_mode") {
       const std::string v = doc.scalar(e.value, e.value_where, what);
       if (v == "exact")

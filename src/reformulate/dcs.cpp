@@ -105,7 +105,23 @@ Dcs to_dcs(const model::Pss& pss, DcsMode mode) {
   std::size_t offset = 0;
   for (std::size_t s = 0; s < pss.subsystems.size(); ++s) {
     const model::Subsystem& sub = pss.subsystems[s];
-    if (sub.lifting) {
+    if (sub.lifting && !sub.lifting->variables) {
+      // Lifted fields with θ_i(α) as expressions: the β definitions substituted one after the
+      // other (each may use earlier ones), then into the weights. No algebraic θ, β and no
+      // lifting equations. With them (below), steps starting at rest on a contact stalled (issue #4).
+      const model::StepLifting& l = *sub.lifting;
+      sym::Vector defs, earlier;
+      for (std::size_t k = 0; k < l.lift.size(); ++k) {
+        defs.push_back(sym::substitute(l.definitions[k], earlier, defs));
+        earlier.push_back(l.lift[k]);
+      }
+      const sym::Vector weights = sym::substitute(l.weights, l.lift, defs);
+      for (std::size_t i = 0; i < sub.n_regions(); ++i) {
+        for (std::size_t r = 0; r < n_x; ++r) d.f[r] = d.f[r] + sub.fields[i][r] * weights[i];
+        d.theta.push_back(weights[i]);
+        d.theta_subsystem.push_back(static_cast<int>(s));
+      }
+    } else if (sub.lifting) {
       // θ and β as variables, θ − weights(α, β) = 0 and β − definitions(α, β) = 0 (time_freezing.md §2.5.3).
       // They are free variables, as in nosnoc: their equations fix them from α ∈ [0, 1], which
       // already keeps them in [0, 1]. Bounds θ, β >= 0 would be redundant and active wherever a

@@ -115,8 +115,9 @@ namespace {
 // step-function weights and lifting variables of `sub`, and the contacts of each field in `tf`.
 void lifted_regions(model::Subsystem& sub, TimeFrozenModel& tf, const sym::Vector& f_ode,
                     const std::vector<std::array<sym::Vector, 2>>& aux, const std::vector<int>& tangential_index,
-                    std::size_t nc) {
+                    std::size_t nc, bool variables) {
   model::StepLifting l;
+  l.variables = variables;
   l.alpha = sym::symbols("alpha", sub.switching.size());
   bool friction = false;
   for (int t : tangential_index) friction = friction || t >= 0;
@@ -317,7 +318,7 @@ TimeFrozenModel time_freezing(const model::Cls& cls, const TimeFreezingOptions& 
       tf.tangential.push_back(tangential_index[i] < 0 ? sym::Expr(0.0)
                                                       : sub.switching[static_cast<std::size_t>(tangential_index[i])]);
     if (options.lifting) {
-      lifted_regions(sub, tf, f_ode, aux, tangential_index, nc);
+      lifted_regions(sub, tf, f_ode, aux, tangential_index, nc, options.lifted_variables);
     } else {
     check_region_count(
         n_sw, who,

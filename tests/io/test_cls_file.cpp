@@ -493,7 +493,7 @@ TEST(ClsReader, Overrides) {
   EXPECT_EQ(tf.options.stabilize_positions, 1e-5);
   EXPECT_EQ(tf.cls()->contacts[0].friction, 0.2);
   const model::Pss& p = f.model.pss;
-  EXPECT_EQ(p.subsystems[0].n_regions(), 3u);  // lifted: flight, pos, neg
+  EXPECT_EQ(p.subsystems[0].n_regions(), 8u);  // dense (the simulate default): 2^3 sign rows
   // pos field with stabilization: q' = -kappa n f_c = (0, -1e-5 * (-0.01)), v' = 50 (n - 0.2 b).
   expect_near(field(p, region(p, {-1, -1, 1}), {0, -0.01, 3, -1, 0.1}), {0, 1e-7, -10, 50, 0}, 1e-15);
   const SimulateFile g =
@@ -904,13 +904,28 @@ TEST(ClsReaderErrors, StepsTooShortForAJump) {
 
 }  // namespace
 
-// time_freezing.lifting: the lifted form (fields = flight + pos/neg per frictional contact, spec
-// §2.5.3) by default, the dense sign-row form for dcs: stewart or lifting: false; lifting with
-// stewart is an error at the key.
+// time_freezing.lifting: simulate files get the dense sign-row form by default (issue #4: the
+// lifted form's rest steps stall), ocp files with dcs: step the lifted form (fields = flight +
+// pos/neg per frictional contact, spec §2.5.3), which lifting: true also gives simulate files;
+// lifting with stewart is an error at the key. lifted_variables: false keeps the lifted fields
+// without θ, β variables.
 TEST(TimeFreezingFile, LiftingFollowsTheDcs) {
-  const SimulateFile lifted = read_simulate_file(example("particle_friction.yaml"));
+  const SimulateFile by_default = read_simulate_file(example("particle_friction.yaml"));
+  EXPECT_FALSE(by_default.time_freezing->options.lifting);
+  EXPECT_FALSE(by_default.model.pss.subsystems[0].lifting.has_value());
+  EXPECT_EQ(by_default.model.pss.subsystems[0].n_regions(), 8u);
+  const SimulateFile lifted = read_simulate_file(example("particle_friction.yaml"), {"time_freezing.lifting=true"});
   EXPECT_TRUE(lifted.time_freezing->options.lifting);
+  EXPECT_TRUE(lifted.time_freezing->options.lifted_variables);
   ASSERT_TRUE(lifted.model.pss.subsystems[0].lifting.has_value());
+  EXPECT_TRUE(lifted.model.pss.subsystems[0].lifting->variables);
+  const SimulateFile substituted = read_simulate_file(
+      example("particle_friction.yaml"), {"time_freezing.lifting=true", "time_freezing.lifted_variables=false"});
+  ASSERT_TRUE(substituted.model.pss.subsystems[0].lifting.has_value());
+  EXPECT_FALSE(substituted.model.pss.subsystems[0].lifting->variables);
+  const OcpFile ocp = read_ocp_file(example("inelastic_2d_ocp.yaml"));
+  EXPECT_TRUE(ocp.time_freezing->options.lifting);
+  ASSERT_TRUE(ocp.model.pss.subsystems[0].lifting.has_value());
   EXPECT_EQ(lifted.model.pss.subsystems[0].n_regions(), 3u);
   EXPECT_EQ(lifted.time_freezing->frozen.region_friction_sign, (std::vector<std::vector<int>>{{}, {1}, {-1}}));
   const SimulateFile stewart = read_simulate_file(example("particle_friction.yaml"), {"discretization.dcs=stewart"});

@@ -523,7 +523,9 @@ TEST(TimeFreezingStructure, DenseStepDcsEqualsLiftedMulticontactFx) {
 TEST(TimeFreezingStructure, LiftedMulticontactMatchesDenseAndSpec) {
   auto check = [](const model::Cls& c, const std::vector<std::string>& lift_names, std::size_t n_fields,
                   const std::string& what) {
-    const auto lifted = rf::time_freezing(c);
+    rf::TimeFreezingOptions lo;
+    lo.lifting = true;
+    const auto lifted = rf::time_freezing(c, lo);
     const auto dense_tf = rf::time_freezing(c, dense());
     ASSERT_TRUE(lifted.pss.subsystems[0].lifting.has_value()) << what;
     EXPECT_TRUE(lifted.pss.subsystems[0].signs.empty()) << what;
@@ -547,6 +549,20 @@ TEST(TimeFreezingStructure, LiftedMulticontactMatchesDenseAndSpec) {
       expect_vec_near(out[0], fd({y, {}, zd})[0], 1e-12, what + " f");
     }
     EXPECT_THROW(rf::to_dcs(lifted.pss, rf::DcsMode::Stewart), stasis::Error) << what;
+    // lifted_variables = false: the same fields, θ(α) substituted; no θ, β variables, same f
+    lo.lifted_variables = false;
+    const auto substituted = rf::time_freezing(c, lo);
+    const auto ds = rf::to_dcs(substituted.pss, rf::DcsMode::Step);
+    EXPECT_EQ(ds.n_z(), 3 * n_alpha) << what;
+    EXPECT_TRUE(ds.lifted.empty()) << what;
+    EXPECT_EQ(ds.theta.size(), n_fields) << what;
+    sym::Function fs("fs", {ds.x, ds.u, ds.z}, {ds.f});
+    for (int trial = 0; trial < 5; ++trial) {
+      const Vec y = random_point(ds.n_x());
+      Vec zs(ds.n_z(), 0.0), zd(dd.n_z(), 0.0);
+      for (std::size_t j = 0; j < n_alpha; ++j) zs[j] = zd[j] = uniform(0, 1);
+      expect_vec_near(fs({y, {}, zs})[0], fd({y, {}, zd})[0], 1e-12, what + " substituted f");
+    }
   };
   check(ball(1.0, -9.81), {"beta_ode[0]"}, 2, "ball");
   check(particle(0.1), {"beta_ode[0]", "beta_aux[0]"}, 3, "particle with friction");

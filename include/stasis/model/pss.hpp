@@ -25,6 +25,11 @@ struct StepLifting {
   sym::Vector definitions;  ///< β_k = definitions[k], in α and earlier β
   sym::Vector weights;      ///< θ_i, one per field, in α and β
   std::vector<std::string> lift_names;  ///< names of the β (results, messages)
+  /// true: θ and β are algebraic variables of the step DCS with their bilinear equations (nosnoc).
+  /// false: the step DCS substitutes the definitions into the weights, so θ_i(α) are expressions
+  /// of α as in the plain step form, with these fields (no algebraic θ, β and no lifting
+  /// equations). See reformulate::TimeFreezingOptions::lifted_variables (issue #4).
+  bool variables = true;
 };
 
 struct Subsystem {

@@ -68,8 +68,16 @@ struct TimeFreezingOptions {
   enum class ElasticMode { Exact, NosnocLiteral } elastic_mode = ElasticMode::Exact;
   /// Inelastic Cls: the lifted Heaviside form of nosnoc's default (time_freezing.md §2.5.3; θ and β
   /// are algebraic variables, the model is usable with dcs: step only), or the dense sign-row PSS
-  /// (false; needed for dcs: stewart). The two give the same Filippov system.
+  /// (false; needed for dcs: stewart). The two give the same Filippov system. The file reader
+  /// uses false for kind: simulate files unless they set time_freezing.lifting (issue #4).
   bool lifting = true;
+  /// Lifted form only: θ and β as algebraic variables with their bilinear defining equations, as
+  /// in nosnoc (true, the default), or substituted, θ_i(α) as expressions of α in the step DCS
+  /// (false). Same fields, same θ(α), same Filippov system; substituted, the relaxed NLPs are
+  /// those of the dense form (lifting = false) exactly (same sizes; IPOPT iterates equal up to
+  /// rounding). With the variables, steps that start at rest on a contact (gap and normal velocity
+  /// ~1e-9) stall at IPOPT's iteration limit with residual ~5e-9 (issue #4).
+  bool lifted_variables = true;
   /// Throws stasis::Error naming the option if a value is out of range or not finite.
   void validate() const;
 };
