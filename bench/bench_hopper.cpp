@@ -165,7 +165,9 @@ int run(const Args& a) {
   std::printf("\n%4s %9s %-34s %6s %9s %9s %6s %10s %14s %9s\n", "step", "sigma", "IPOPT status", "iter",
               "wall s", "eval s", "eval%", "residual", "objective", "viol");
   solver.on_step = [](const mpcc::StepStats& s) {
-    std::printf("%4d %9.2e %-34s %6d %9.3f %9.3f %5.1f%% %10.2e %14.7e %9.2e\n", s.step, s.sigma,
+    // Steps of the smoothed phase-1 initialization are numbered i0, i1, ...
+    const std::string step = (s.initialization ? "i" : "") + std::to_string(s.step);
+    std::printf("%4s %9.2e %-34s %6d %9.3f %9.3f %5.1f%% %10.2e %14.7e %9.2e\n", step.c_str(), s.sigma,
                 nlp::to_string(s.status), s.iterations, s.wall_time_s, s.evaluation_time_s,
                 share(s.evaluation_time_s, s.wall_time_s), s.residual, s.objective, s.constraint_violation);
     std::fflush(stdout);
@@ -178,8 +180,9 @@ int run(const Args& a) {
 
   // ---- totals ----
   double ipopt_wall = 0.0;
+  for (const auto& s : r.initialization.steps) ipopt_wall += s.wall_time_s;
   for (const auto& s : hr.steps) ipopt_wall += s.wall_time_s;
-  const double eval = hr.evaluation_time_s;
+  const double eval = hr.evaluation_time_s + r.initialization.evaluation_time_s;
   std::printf("\n%-46s %10s %10s %8s\n", "phase", "wall s", "cpu s", "peak MiB");
   std::printf("%-46s %10s %10s %8.1f\n", "(process start)", "", "", rss_start);
   std::printf("%-46s %10.3f %10.3f %8.1f\n", "read (YAML, CLS, time freezing)", read_s, read_cpu, rss_read);
@@ -194,13 +197,18 @@ int run(const Args& a) {
               share(ipopt_wall - eval, ipopt_wall));
   std::printf("%-46s %10.3f %10s %8s\n", "  homotopy outside IPOPT (residuals, unpack)",
               r.solve_time_s - ipopt_wall, "", "");
-  std::string per_step;
-  for (const auto& s : hr.steps) per_step += (per_step.empty() ? "" : ", ") + std::to_string(s.iterations);
-  std::printf("\nIPOPT iterations: %d in %d homotopy steps (per step: %s)", hr.nlp_iterations, hr.nlp_solves,
-              per_step.empty() ? "none" : per_step.c_str());
-  if (hr.nlp_iterations > 0)
-    std::printf("; %.2f ms per iteration, of which %.2f ms evaluation", 1e3 * ipopt_wall / hr.nlp_iterations,
-                1e3 * eval / hr.nlp_iterations);
+  const auto iterations_list = [](const std::vector<mpcc::StepStats>& steps) {
+    std::string list;
+    for (const auto& s : steps) list += (list.empty() ? "" : ", ") + std::to_string(s.iterations);
+    return list.empty() ? std::string("none") : list;
+  };
+  std::string per_step = "homotopy " + iterations_list(hr.steps);
+  if (!r.initialization.steps.empty()) per_step = "phase 1 " + iterations_list(r.initialization.steps) + "; " + per_step;
+  const int iterations = r.nlp_iterations();
+  std::printf("\nIPOPT iterations: %d in %d NLP solves (per step: %s)", iterations, r.nlp_solves(), per_step.c_str());
+  if (iterations > 0)
+    std::printf("; %.2f ms per iteration, of which %.2f ms evaluation", 1e3 * ipopt_wall / iterations,
+                1e3 * eval / iterations);
   std::printf("\nstatus: %s (last NLP: %s)\n", r.converged ? "converged" : "NOT converged",
               nlp::to_string(hr.last_status));
   std::printf("message: %s\n", r.message.c_str());
