@@ -126,14 +126,7 @@ const std::vector<OptionInfo>& option_table() {
 }
 
 void set_option(Options& options, const std::string& name, const std::string& value) {
-  for (const auto& info : option_table())
-    if (info.name == name) {
-      info.set(options, value);
-      return;
-    }
-  std::string names;
-  for (const auto& info : option_table()) names += (names.empty() ? "" : ", ") + info.name;
-  throw Error("unknown discretization option '" + name + "'; valid options: " + names);
+  util::set_from_table(option_table(), "discretization", options, name, value);
 }
 
 Representation Options::effective_representation() const {

@@ -26,6 +26,14 @@ const MapEntry* find_entry(const std::vector<MapEntry>& entries, const std::stri
   return nullptr;
 }
 
+SourceLocation named_option_location(const std::string& message, const std::vector<MapEntry>& entries,
+                                     const SourceLocation& fallback) {
+  SourceLocation where = fallback;
+  for (const auto& e : entries)
+    if (message.find("option '" + e.key + "'") != std::string::npos) where = e.value_where;
+  return where;
+}
+
 void Names::check(const std::string& n, const SourceLocation& where, const std::string& kind) {
   if (!is_identifier(n))
     doc_.fail(where, kind + " name '" + n +
@@ -213,11 +221,7 @@ void read_homotopy_options(const YamlDocument& doc, const MapEntry& section, con
     options.validate();
   } catch (const Error& err) {
     // Point at the option the message names, if the file sets it.
-    const std::string message = err.what();
-    SourceLocation where = section.key_where;
-    for (const auto& e : entries)
-      if (message.find("option '" + e.key + "'") != std::string::npos) where = e.value_where;
-    doc.fail(where, message);
+    doc.fail(named_option_location(err.what(), entries, section.key_where), err.what());
   }
 }
 

@@ -19,6 +19,11 @@ std::string num(double v);
 /// The entry with this key, or nullptr.
 const MapEntry* find_entry(const std::vector<MapEntry>& entries, const std::string& key);
 
+/// Where an options validate() message belongs: the value of the (last) entry whose option it
+/// names ("option 'key'"), else `fallback`.
+SourceLocation named_option_location(const std::string& message, const std::vector<MapEntry>& entries,
+                                     const SourceLocation& fallback);
+
 /// Every name a file declares (parameters, variables, states, controls, definitions) shares one
 /// scope; this checks that a new name is an identifier, not reserved and not declared before.
 class Names {

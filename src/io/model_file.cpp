@@ -551,9 +551,7 @@ void validate_discretization(const YamlDocument& doc, const discretize::Options&
     options.validate();
   } catch (const Error& err) {
     const std::string message = err.what();
-    SourceLocation where = fallback;
-    for (const auto& e : entries)
-      if (message.find("option '" + e.key + "'") != std::string::npos) where = e.value_where;
+    SourceLocation where = named_option_location(message, entries, fallback);
     if (at && message.find("option 'path_at") != std::string::npos) where = at->value_where;
     doc.fail(where, "discretization: " + message);
   }
@@ -586,11 +584,8 @@ void read_initialization(const YamlDocument& doc, const std::vector<MapEntry>& e
   try {
     options.validate();
   } catch (const Error& err) {
-    SourceLocation where = section->key_where;
-    const std::string message = err.what();
-    for (const auto& e : fields)
-      if (message.find("option '" + e.key + "'") != std::string::npos) where = e.value_where;
-    doc.fail(where, "initialization: " + message);
+    doc.fail(named_option_location(err.what(), fields, section->key_where),
+             std::string("initialization: ") + err.what());
   }
 }
 

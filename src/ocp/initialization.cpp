@@ -66,15 +66,7 @@ const std::vector<InitializationOptionInfo>& initialization_option_table() {
 }
 
 void set_initialization_option(InitializationOptions& options, const std::string& name, const std::string& value) {
-  std::string names;
-  for (const auto& info : initialization_option_table()) {
-    if (info.name == name) {
-      info.set(options, value);
-      return;
-    }
-    names += (names.empty() ? "" : ", ") + info.name;
-  }
-  throw Error("unknown initialization option '" + name + "'; valid options: " + names);
+  util::set_from_table(initialization_option_table(), "initialization", options, name, value);
 }
 
 void InitializationOptions::validate() const {
