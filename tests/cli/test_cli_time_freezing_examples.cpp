@@ -1,0 +1,305 @@
+// End-to-end regression tests of the time-freezing simulation examples that no other test runs:
+// `stasis simulate` on examples/time_freezing/*.yaml, the file unchanged (overrides only where the
+// file's header gives them), checked against the figures of the file's header (closed forms from
+// the spec time_freezing.md §7, or the header's reference integration). Tolerances are stated per
+// figure: tight enough to catch a regression, loose enough for what the solver achieves today
+// (measured values in the comments). Each run takes about 5-20 s (IPOPT on every step).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "cli_support.hpp"
+
+namespace {
+
+using namespace cli_test;
+
+std::string example(const std::string& name) {
+  return std::string(STASIS_SOURCE_DIR) + "/examples/time_freezing/" + name;
+}
+
+/// Runs `stasis simulate` on the example with extra arguments; returns result.json.
+nlohmann::json simulate(const std::string& name, const std::string& out_name, const std::string& args = "") {
+  const std::string out = temp_dir(out_name);
+  const CliRun r = run("simulate " + example(name) + args + " -q --out " + out);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  return read_json(out + "/result.json");
+}
+
+double value(const nlohmann::json& j) { return j.get<double>(); }
+
+/// The last entry of state `name` in physical time.
+double final_state(const nlohmann::json& j, const char* name) { return value(j["states"][name].back()); }
+
+}  // namespace
+
+// examples/time_freezing/two_contacts.yaml, spec time_freezing.md §7 T11 (closed form, the file's
+// header): floor impact at t = 0.2316624790 with v2- = -3.3166247904 and q1 = 0.4525062814, a
+// frictionless slide with v1 = -1.5, wall impact at t = 0.5333333333 (v1 -> 0, impulse 1.5), rest in
+// the corner: x(1.5) = 0. Measured: impact times within 1.1e-9, impact states within 3e-9, final
+// state within 2.4e-6 (the particle drifts off the wall at ~2e-6 after the wall impact). Tolerances:
+// impact times and states 1e-6, final state 1e-5. Spec T18: exactly 2 jumps.
+TEST(CliTimeFreezingExamples, TwoContactsT11) {
+  const auto j = simulate("two_contacts.yaml", "two_contacts");
+  ASSERT_EQ(j["status"], "converged");
+  EXPECT_TRUE(j["warnings"].empty()) << j["warnings"];
+  ASSERT_EQ(j["events"].size(), 2u);
+  const auto& floor = j["events"][0];
+  EXPECT_EQ(floor["kind"], "impact");
+  EXPECT_EQ(floor["contact_name"], "floor");
+  EXPECT_NEAR(value(floor["time"]), 0.2316624790, 1e-6);
+  EXPECT_NEAR(value(floor["before"]["v2"]), -3.3166247904, 1e-6);
+  EXPECT_NEAR(value(floor["before"]["q1"]), 0.4525062814, 1e-6);
+  EXPECT_NEAR(value(floor["before"]["v1"]), -1.5, 1e-6);
+  EXPECT_NEAR(value(floor["after"]["v2"]), 0.0, 1e-6);
+  EXPECT_NEAR(value(floor["after"]["v1"]), -1.5, 1e-6);  // frictionless: v1 unchanged
+  EXPECT_NEAR(value(floor["impulse"]), 3.3166247904, 1e-6);
+  const auto& wall = j["events"][1];
+  EXPECT_EQ(wall["kind"], "impact");
+  EXPECT_EQ(wall["contact_name"], "wall");
+  EXPECT_NEAR(value(wall["time"]), 0.5333333333, 1e-6);
+  EXPECT_NEAR(value(wall["before"]["v1"]), -1.5, 1e-6);
+  EXPECT_NEAR(value(wall["after"]["v1"]), 0.0, 1e-6);
+  EXPECT_NEAR(value(wall["impulse"]), 1.5, 1e-6);
+  EXPECT_NEAR(value(j["time"].back()), 1.5, 1e-12);
+  for (const char* x : {"q1", "q2", "v1", "v2"}) EXPECT_NEAR(final_state(j, x), 0.0, 1e-5) << x;
+}
+
+// The simultaneous-impact variant of two_contacts.yaml (the -o overrides of its header; spec T11
+// "Simultaneous variant"): both gaps close at t = 0.3 with v- = (-1, -3), v+ = (0, 0), one impact
+// event on both contacts with impulses (1, 3); the frozen phase lasts max(tau1, tau2) = 0.3
+// (tau_i = |v_i-|/a_n, a_n = 10); final x = 0. Measured: impact time exact to 4e-17, velocities
+// within 1e-8, frozen duration within 6e-10, final state within 2.5e-6. Tolerances 1e-6 (impact),
+// 1e-5 (final state).
+TEST(CliTimeFreezingExamples, TwoContactsSimultaneousImpactT11) {
+  const auto j = simulate("two_contacts.yaml", "two_contacts_simultaneous",
+                          " -o model.cls.x0.q1=0.3 -o model.cls.x0.q2=0.45 -o model.cls.x0.v1=-1 -o model.cls.x0.v2=0");
+  ASSERT_EQ(j["status"], "converged");
+  EXPECT_TRUE(j["warnings"].empty()) << j["warnings"];
+  ASSERT_EQ(j["events"].size(), 1u);
+  const auto& e = j["events"][0];
+  EXPECT_EQ(e["kind"], "impact");
+  ASSERT_EQ(e["contacts"].size(), 2u);
+  EXPECT_EQ(e["contacts"][0], 0);
+  EXPECT_EQ(e["contacts"][1], 1);
+  EXPECT_NEAR(value(e["time"]), 0.3, 1e-6);
+  EXPECT_NEAR(value(e["before"]["v1"]), -1.0, 1e-6);
+  EXPECT_NEAR(value(e["before"]["v2"]), -3.0, 1e-6);
+  EXPECT_NEAR(value(e["after"]["v1"]), 0.0, 1e-6);
+  EXPECT_NEAR(value(e["after"]["v2"]), 0.0, 1e-6);
+  EXPECT_NEAR(value(e["impulse"][0]), 1.0, 1e-6);
+  EXPECT_NEAR(value(e["impulse"][1]), 3.0, 1e-6);
+  EXPECT_NEAR(value(e["frozen_duration"]), 0.3, 1e-6);
+  EXPECT_NEAR(value(j["time"].back()), 1.5, 1e-12);
+  for (const char* x : {"q1", "q2", "v1", "v2"}) EXPECT_NEAR(final_state(j, x), 0.0, 1e-5) << x;
+}
+
+// examples/time_freezing/falling_rod.yaml against the event-driven reference of its header (RK4 with
+// bisection on the events): impact at t = sqrt(2·0.2/g) = 0.2019275109, v- = (0, -1.9809088823, 0),
+// impulse 1.6308248223, v+ = (-1.2610386496, 0, -2.6174623779); then persistent sliding contact with
+// the center's x fixed at 0.5 cos 1.3 = 0.1337501838; at t = 0.5 q = (-0.3607329930, 0,
+// 0.1486979568), v = (-0.3814292385, 0, -5.1492100743). Measured: impact time 1.7e-9 late, impact
+// velocities and impulse within 6e-8, x(0.5) within 2.1e-6 (positions) and 7.4e-6 (velocities).
+// Tolerances: impact 1e-6, x(0.5) 2e-5 (about 3x the measured error of the sliding phase).
+TEST(CliTimeFreezingExamples, FallingRod) {
+  const auto j = simulate("falling_rod.yaml", "falling_rod");
+  ASSERT_EQ(j["status"], "converged");
+  EXPECT_TRUE(j["warnings"].empty()) << j["warnings"];
+  ASSERT_EQ(j["events"].size(), 1u);  // one impact, no zero-impulse events in the sliding phase
+  const auto& e = j["events"][0];
+  EXPECT_EQ(e["kind"], "impact");
+  EXPECT_EQ(e["contact_name"], "lower_end");
+  EXPECT_NEAR(value(e["time"]), 0.2019275109, 1e-6);
+  EXPECT_NEAR(value(e["before"]["vx"]), 0.0, 1e-6);
+  EXPECT_NEAR(value(e["before"]["vy"]), -1.9809088823, 1e-6);
+  EXPECT_NEAR(value(e["before"]["w"]), 0.0, 1e-6);
+  EXPECT_NEAR(value(e["impulse"]), 1.6308248223, 1e-6);
+  EXPECT_NEAR(value(e["after"]["vx"]), -1.2610386496, 1e-6);
+  EXPECT_NEAR(value(e["after"]["vy"]), 0.0, 1e-6);
+  EXPECT_NEAR(value(e["after"]["w"]), -2.6174623779, 1e-6);
+  EXPECT_NEAR(value(e["after"]["th"]), 1.3, 1e-6);  // positions do not move during the jump
+  // No horizontal force: the center of mass keeps x = 0.5 cos 1.3 at every physical point.
+  const auto& s = j["states"];
+  for (std::size_t i = 0; i < j["time"].size(); ++i)
+    EXPECT_NEAR(value(s["x"][i]) + 0.5 * std::cos(value(s["th"][i])), 0.1337501838, 2e-5) << value(j["time"][i]);
+  EXPECT_NEAR(value(j["time"].back()), 0.5, 1e-12);
+  EXPECT_NEAR(final_state(j, "x"), -0.3607329930, 2e-5);
+  EXPECT_NEAR(final_state(j, "y"), 0.0, 2e-5);
+  EXPECT_NEAR(final_state(j, "th"), 0.1486979568, 2e-5);
+  EXPECT_NEAR(final_state(j, "vx"), -0.3814292385, 2e-5);
+  EXPECT_NEAR(final_state(j, "vy"), 0.0, 2e-5);
+  EXPECT_NEAR(final_state(j, "w"), -5.1492100743, 2e-5);
+}
+
+// examples/time_freezing/ball_3d_friction.yaml, spec time_freezing.md §7 T10 (closed form, the
+// file's header): impact at t = sqrt(2/g) = 0.4472135955 with vz- = -4.4721359550 at
+// q_xy = (0.8944271910, 0.4472135955); v_t+ = (1.2, 0.6); slip with deceleration mu g = 2 along
+// -(2, 1)/sqrt(5), stick at t = 1.1180339887; final q = (1.2969194297, 0.6484597148, 0) with
+// |v_t| <= eps_t = 1e-7.
+// Measured today: impact time within 1e-10; the recovered post-impact state is taken after part of
+// the jump was completed in running time (qx, qy move by 3.3e-3, 1.7e-3 "while frozen", the file's
+// two warnings), so v_t+ = (1.19502, 0.59751): 5e-3 short in magnitude, exact in direction; final
+// q 2.9e-4 (qx) and 1.4e-4 (qy) short of the closed form. The shortfall comes from the
+// discretization of the stick transition: the slip speed follows 1.3416 - 2 (t - t_i) exactly up to
+// the element boundary t = 1.1002 (|v_t| = 0.0356), and the next element drops it to eps_t without
+// moving the ball, losing the remaining slip distance |v_t|^2/(2 mu g) = 3.2e-4. Tolerances: final
+// q 5e-4, v_t+ 1e-2 in magnitude and 1e-6 in direction, impact 1e-6. The spec's 1e-6 on the
+// final q is the DISABLED_ test below.
+TEST(CliTimeFreezingExamples, Ball3dFrictionT10) {
+  const auto j = simulate("ball_3d_friction.yaml", "ball_3d_friction");
+  ASSERT_EQ(j["status"], "converged");
+  ASSERT_EQ(j["events"].size(), 1u);
+  const auto& e = j["events"][0];
+  EXPECT_EQ(e["kind"], "impact");
+  EXPECT_NEAR(value(e["time"]), 0.4472135955, 1e-6);
+  EXPECT_NEAR(value(e["before"]["vz"]), -4.4721359550, 1e-6);
+  EXPECT_NEAR(value(e["before"]["qx"]), 0.8944271910, 1e-6);
+  EXPECT_NEAR(value(e["before"]["qy"]), 0.4472135955, 1e-6);
+  EXPECT_NEAR(value(e["before"]["vx"]), 2.0, 1e-6);
+  EXPECT_NEAR(value(e["before"]["vy"]), 1.0, 1e-6);
+  EXPECT_NEAR(value(e["impulse"]), 4.4721359550, 1e-6);
+  const double vx = value(e["after"]["vx"]), vy = value(e["after"]["vy"]);
+  EXPECT_NEAR(std::hypot(vx, vy), std::hypot(1.2, 0.6), 1e-2);
+  EXPECT_NEAR(vy / vx, 0.5, 1e-6);  // the friction impulse acts against v_t: direction (2, 1) kept
+  EXPECT_NEAR(value(e["after"]["vz"]), 0.0, 1e-6);
+  EXPECT_NEAR(value(j["time"].back()), 3.0, 1e-12);
+  EXPECT_NEAR(final_state(j, "qx"), 1.2969194297, 5e-4);
+  EXPECT_NEAR(final_state(j, "qy"), 0.6484597148, 5e-4);
+  EXPECT_NEAR(final_state(j, "qz"), 0.0, 1e-6);
+  EXPECT_NEAR(final_state(j, "vz"), 0.0, 1e-6);
+  // Stuck: |v_t| <= eps_t up to the drift of the stick ball (measured 1.0000e-7).
+  EXPECT_LE(std::hypot(final_state(j, "vx"), final_state(j, "vy")), 1.1e-7);
+}
+
+// Spec T10 to its own tolerance 1e-6 on the final q. OPEN DEFECT: the stick transition is not
+// located (see above; the error does not shrink with the step: 30 steps of 0.1 end at qx = 1.294264,
+// 2.7e-3 short), so this fails today (2.9e-4 short); run it with --gtest_also_run_disabled_tests.
+TEST(CliTimeFreezingExamples, DISABLED_Ball3dFrictionT10SpecTolerance) {
+  const auto j = simulate("ball_3d_friction.yaml", "ball_3d_friction_spec");
+  ASSERT_EQ(j["status"], "converged");
+  EXPECT_NEAR(final_state(j, "qx"), 1.2969194297, 1e-6);
+  EXPECT_NEAR(final_state(j, "qy"), 0.6484597148, 1e-6);
+}
+
+// examples/time_freezing/particle_inelastic.yaml, spec time_freezing.md §7 T8 (closed form, the
+// file's header): impact at t = sqrt(0.012) = 0.1095445115 with v2- = -1.0954451150, jump of
+// tau_jump = 0.1095445115 numerical time, sliding at gamma = 0.5, so the speed of time is s = 2.0
+// exactly and x(0.2) = (0.6, 0, 3, 0). Measured: every figure within 1e-9. Tolerance 1e-7.
+TEST(CliTimeFreezingExamples, ParticleInelasticT8) {
+  const auto j = simulate("particle_inelastic.yaml", "particle_inelastic");
+  ASSERT_EQ(j["status"], "converged");
+  EXPECT_TRUE(j["warnings"].empty()) << j["warnings"];
+  ASSERT_EQ(j["events"].size(), 1u);
+  const auto& e = j["events"][0];
+  EXPECT_NEAR(value(e["time"]), 0.1095445115, 1e-7);
+  EXPECT_NEAR(value(e["before"]["v2"]), -1.0954451150, 1e-7);
+  EXPECT_NEAR(value(e["before"]["q1"]), 3 * 0.1095445115, 1e-7);
+  EXPECT_NEAR(value(e["after"]["v2"]), 0.0, 1e-7);
+  EXPECT_NEAR(value(e["after"]["v1"]), 3.0, 1e-7);  // frictionless
+  EXPECT_NEAR(value(e["frozen_duration"]), 0.1095445115, 1e-7);
+  ASSERT_EQ(j["numerical"]["speed_of_time"].size(), 1u);
+  EXPECT_NEAR(value(j["numerical"]["speed_of_time"][0]), 2.0, 1e-7);
+  EXPECT_NEAR(value(j["time"].back()), 0.2, 1e-12);
+  EXPECT_NEAR(final_state(j, "q1"), 0.6, 1e-7);
+  EXPECT_NEAR(final_state(j, "q2"), 0.0, 1e-7);
+  EXPECT_NEAR(final_state(j, "v1"), 3.0, 1e-7);
+  EXPECT_NEAR(final_state(j, "v2"), 0.0, 1e-7);
+}
+
+// examples/time_freezing/particle_friction.yaml (closed form of its header; spec §7 T7 for the
+// impact law): impact at t_i = 0.1095445115 with v2- = -1.0954451150, v1+ = 3 - mu |v2-| =
+// 2.8904554885; slip with v1(t) = 3 - t, q1(t) = 3 t - (t^2 - t_i^2)/2, so x(1) = (2.506, 0, 2, 0);
+// the speed of time is 2 in the sliding steps after the impact (gamma = 0.5). Measured: impact within
+// 1e-9, v1(1) within 2e-10, speeds of time within 1e-8, but q1(1) = 2.5059798 is 2.0e-5 short (the
+// impact step; the header's observed value). Tolerances: impact 1e-6, v(1) and s 1e-6, q1(1) 5e-5.
+TEST(CliTimeFreezingExamples, ParticleFriction) {
+  const auto j = simulate("particle_friction.yaml", "particle_friction");
+  ASSERT_EQ(j["status"], "converged");
+  EXPECT_TRUE(j["warnings"].empty()) << j["warnings"];
+  ASSERT_EQ(j["events"].size(), 1u);
+  const auto& e = j["events"][0];
+  EXPECT_NEAR(value(e["time"]), 0.1095445115, 1e-6);
+  EXPECT_NEAR(value(e["before"]["v2"]), -1.0954451150, 1e-6);
+  EXPECT_NEAR(value(e["before"]["q1"]), 0.3286335345, 1e-6);
+  EXPECT_NEAR(value(e["after"]["v1"]), 2.8904554885, 1e-6);
+  EXPECT_NEAR(value(e["after"]["v2"]), 0.0, 1e-6);
+  const auto& s = j["numerical"]["speed_of_time"];
+  ASSERT_EQ(s.size(), 10u);
+  EXPECT_NEAR(value(s[0]), 1.0, 1e-6);  // free flight: the clock runs at rate 1
+  for (std::size_t k = 2; k < s.size(); ++k) EXPECT_NEAR(value(s[k]), 2.0, 1e-6) << k;
+  EXPECT_NEAR(value(j["time"].back()), 1.0, 1e-12);
+  EXPECT_NEAR(final_state(j, "q1"), 3.0 - (1.0 - 0.012) / 2, 5e-5);
+  EXPECT_NEAR(final_state(j, "q2"), 0.0, 1e-6);
+  EXPECT_NEAR(final_state(j, "v1"), 2.0, 1e-6);
+  EXPECT_NEAR(final_state(j, "v2"), 0.0, 1e-6);
+}
+
+// examples/time_freezing/ball_in_box_elastic.yaml (closed form of its header): elastic impacts at
+// t = 0.5 (floor), 0.75 (right wall), 1.5 (floor), 1.75 (left wall), 2.5 (floor), 2.75 (right wall),
+// x(3) = (1.5, 1.25, -2, 0). The spring phases are integrated in 2 of 6 finite elements, so each jump
+// has restitution 0.99949 instead of 1 (measured, all six) and the later impacts drift (measured
+// 1.5e-3 at t = 2.75; final v2 off by 0.023). Tolerances: restitution |v+|/|v-| = 1 within 1e-3,
+// impact times 5e-3, x(3) 5e-2 against the closed form; x(3) 1e-5 against the header's observed
+// (1.503852, 1.246123, -1.996918, -0.023123) as a regression guard (update both together).
+TEST(CliTimeFreezingExamples, BallInBoxElastic) {
+  const auto j = simulate("ball_in_box_elastic.yaml", "ball_in_box_elastic");
+  ASSERT_EQ(j["status"], "converged");
+  EXPECT_TRUE(j["warnings"].empty()) << j["warnings"];
+  struct Impact {
+    double time;
+    int contact;  // 0: left wall q1 >= 0, 1: right wall 2 - q1 >= 0, 2: floor q2 >= 0
+    const char* velocity;
+  };
+  const Impact expected[] = {{0.5, 2, "v2"}, {0.75, 1, "v1"}, {1.5, 2, "v2"},
+                             {1.75, 0, "v1"}, {2.5, 2, "v2"}, {2.75, 1, "v1"}};
+  ASSERT_EQ(j["events"].size(), 6u);
+  for (std::size_t i = 0; i < 6; ++i) {
+    const auto& e = j["events"][i];
+    EXPECT_EQ(e["kind"], "impact") << i;
+    EXPECT_EQ(e["contact"], expected[i].contact) << i;
+    EXPECT_NEAR(value(e["time"]), expected[i].time, 5e-3) << i;
+    const double before = value(e["before"][expected[i].velocity]), after = value(e["after"][expected[i].velocity]);
+    EXPECT_LT(before * after, 0.0) << i;  // the normal velocity reverses
+    EXPECT_NEAR(std::abs(after / before), 1.0, 1e-3) << i;
+  }
+  EXPECT_NEAR(value(j["events"][0]["time"]), 0.5, 1e-6);  // the first impact is not yet affected
+  EXPECT_NEAR(value(j["time"].back()), 3.0, 1e-12);
+  EXPECT_NEAR(final_state(j, "q1"), 1.5, 5e-2);
+  EXPECT_NEAR(final_state(j, "q2"), 1.25, 5e-2);
+  EXPECT_NEAR(final_state(j, "v1"), -2.0, 5e-2);
+  EXPECT_NEAR(final_state(j, "v2"), 0.0, 5e-2);
+  EXPECT_NEAR(final_state(j, "q1"), 1.503852, 1e-5);
+  EXPECT_NEAR(final_state(j, "q2"), 1.246123, 1e-5);
+  EXPECT_NEAR(final_state(j, "v1"), -1.996918, 1e-5);
+  EXPECT_NEAR(final_state(j, "v2"), -0.023123, 1e-5);
+}
+
+// examples/time_freezing/bouncing_ball.yaml, spec time_freezing.md §6.1 and §7 T3 (closed form of the
+// header): impacts at t_n = 1.4278431229, 3.9979607442, ..., 14.8362264267 with v_n+ = 0.9 |v_n-|;
+// x(15) = (0.8559307342, 4.4229961677). The spring-damper phase is integrated, so each jump has
+// restitution 0.89989 instead of 0.9 (measured, all eight: 1.1e-4 low) and the later impacts and the
+// final state drift (measured: t_8 5.8e-3 early, x(15) off by 0.025 and 0.063). Tolerances: first
+// impact 1e-6, restitution 2e-4, impact times 1e-2, x(15) 0.1 against the closed form; x(15) 1e-5
+// against the header's observed (0.880478, 4.360155) as a regression guard (update both together).
+TEST(CliTimeFreezingExamples, BouncingBallT3) {
+  const auto j = simulate("bouncing_ball.yaml", "bouncing_ball_example");
+  ASSERT_EQ(j["status"], "converged");
+  EXPECT_TRUE(j["warnings"].empty()) << j["warnings"];
+  const double t[] = {1.4278431229, 3.9979607442, 6.3110666033, 8.3928618766,
+                      10.2664776225, 11.9527317938, 13.4703605480, 14.8362264267};
+  ASSERT_EQ(j["events"].size(), 8u);
+  EXPECT_NEAR(value(j["events"][0]["time"]), t[0], 1e-6);
+  EXPECT_NEAR(value(j["events"][0]["before"]["v"]), -14.0071410359, 1e-6);
+  for (std::size_t n = 0; n < 8; ++n) {
+    const auto& e = j["events"][n];
+    EXPECT_EQ(e["kind"], "impact") << n;
+    EXPECT_NEAR(value(e["time"]), t[n], 1e-2) << n;
+    EXPECT_NEAR(value(e["after"]["v"]) / -value(e["before"]["v"]), 0.9, 2e-4) << n;
+  }
+  EXPECT_NEAR(value(j["time"].back()), 15.0, 1e-12);
+  EXPECT_NEAR(final_state(j, "q"), 0.8559307342, 0.1);
+  EXPECT_NEAR(final_state(j, "v"), 4.4229961677, 0.1);
+  EXPECT_NEAR(final_state(j, "q"), 0.880478, 1e-5);
+  EXPECT_NEAR(final_state(j, "v"), 4.360155, 1e-5);
+}
