@@ -73,8 +73,9 @@ TEST(CliTimeFreezingExamples, TwoContactsT11) {
 // within 1e-8, frozen duration within 6e-10, final state within 2.5e-6. Tolerances 1e-6 (impact),
 // 1e-5 (final state).
 TEST(CliTimeFreezingExamples, TwoContactsSimultaneousImpactT11) {
-  const auto j = simulate("two_contacts.yaml", "two_contacts_simultaneous",
-                          " -o model.cls.x0.q1=0.3 -o model.cls.x0.q2=0.45 -o model.cls.x0.v1=-1 -o model.cls.x0.v2=0");
+  const auto j =
+      simulate("two_contacts.yaml", "two_contacts_simultaneous",
+               " -o model.cls.x0.q1=0.3 -o model.cls.x0.q2=0.45 -o model.cls.x0.v1=-1 -o model.cls.x0.v2=0");
   ASSERT_EQ(j["status"], "converged");
   EXPECT_TRUE(j["warnings"].empty()) << j["warnings"];
   ASSERT_EQ(j["events"].size(), 1u);
@@ -122,7 +123,8 @@ TEST(CliTimeFreezingExamples, FallingRod) {
   // No horizontal force: the center of mass keeps x = 0.5 cos 1.3 at every physical point.
   const auto& s = j["states"];
   for (std::size_t i = 0; i < j["time"].size(); ++i)
-    EXPECT_NEAR(value(s["x"][i]) + 0.5 * std::cos(value(s["th"][i])), 0.1337501838, 2e-5) << value(j["time"][i]);
+    EXPECT_NEAR(value(s["x"][i]) + 0.5 * std::cos(value(s["th"][i])), 0.1337501838, 2e-5)
+        << value(j["time"][i]);
   EXPECT_NEAR(value(j["time"].back()), 0.5, 1e-12);
   EXPECT_NEAR(final_state(j, "x"), -0.3607329930, 2e-5);
   EXPECT_NEAR(final_state(j, "y"), 0.0, 2e-5);
@@ -251,15 +253,16 @@ TEST(CliTimeFreezingExamples, BallInBoxElastic) {
     int contact;  // 0: left wall q1 >= 0, 1: right wall 2 - q1 >= 0, 2: floor q2 >= 0
     const char* velocity;
   };
-  const Impact expected[] = {{0.5, 2, "v2"}, {0.75, 1, "v1"}, {1.5, 2, "v2"},
-                             {1.75, 0, "v1"}, {2.5, 2, "v2"}, {2.75, 1, "v1"}};
+  const Impact expected[] = {{0.5, 2, "v2"},  {0.75, 1, "v1"}, {1.5, 2, "v2"},
+                             {1.75, 0, "v1"}, {2.5, 2, "v2"},  {2.75, 1, "v1"}};
   ASSERT_EQ(j["events"].size(), 6u);
   for (std::size_t i = 0; i < 6; ++i) {
     const auto& e = j["events"][i];
     EXPECT_EQ(e["kind"], "impact") << i;
     EXPECT_EQ(e["contact"], expected[i].contact) << i;
     EXPECT_NEAR(value(e["time"]), expected[i].time, 5e-3) << i;
-    const double before = value(e["before"][expected[i].velocity]), after = value(e["after"][expected[i].velocity]);
+    const double before = value(e["before"][expected[i].velocity]),
+                 after = value(e["after"][expected[i].velocity]);
     EXPECT_LT(before * after, 0.0) << i;  // the normal velocity reverses
     EXPECT_NEAR(std::abs(after / before), 1.0, 1e-3) << i;
   }
@@ -286,7 +289,7 @@ TEST(CliTimeFreezingExamples, BouncingBallT3) {
   const auto j = simulate("bouncing_ball.yaml", "bouncing_ball_example");
   ASSERT_EQ(j["status"], "converged");
   EXPECT_TRUE(j["warnings"].empty()) << j["warnings"];
-  const double t[] = {1.4278431229, 3.9979607442, 6.3110666033, 8.3928618766,
+  const double t[] = {1.4278431229,  3.9979607442,  6.3110666033,  8.3928618766,
                       10.2664776225, 11.9527317938, 13.4703605480, 14.8362264267};
   ASSERT_EQ(j["events"].size(), 8u);
   EXPECT_NEAR(value(j["events"][0]["time"]), t[0], 1e-6);
