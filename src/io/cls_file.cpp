@@ -32,19 +32,7 @@ std::vector<std::string> TimeFreezingFile::physical_state_names() const {
 }
 
 std::vector<double> TimeFreezingFile::alpha_penalty() const {
-  return frozen.alpha_penalty(alpha_regularization.value_or(0.0));
-}
-
-ocp::TimeFreezingSettings TimeFreezingFile::ocp_settings() const {
-  ocp::TimeFreezingSettings s;
-  s.speed_of_time_lower = speed_of_time_lower;
-  s.speed_of_time_upper = speed_of_time_upper;
-  s.speed_of_time_start = speed_of_time_start;
-  s.speed_of_time_penalty = speed_of_time_penalty;
-  s.clock_constraints = clock_constraints;
-  s.running_cost = running_cost;
-  s.alpha_regularization = alpha_regularization.value_or(0.0);
-  return s;
+  return frozen.alpha_penalty(settings.alpha_regularization);
 }
 
 namespace detail {
@@ -139,6 +127,7 @@ void read_time_freezing_section(const YamlDocument& doc, const MapEntry* section
   const std::vector<MapEntry> entries = doc.entries(section->value, "time_freezing");
   doc.check_keys(entries, kTimeFreezingKeys, "time_freezing");
   reformulate::TimeFreezingOptions& o = tf.options;
+  ocp::TimeFreezingSettings& ts = tf.settings;
   for (const auto& e : entries) {
     const std::string what = "time_freezing." + e.key;
     if (jump && (e.key == "normal_acceleration" || e.key == "stiffness" || e.key == "stabilize_positions" ||
@@ -171,7 +160,7 @@ void read_time_freezing_section(const YamlDocument& doc, const MapEntry* section
       if (v > 0.0 && stewart)
         doc.fail(e.value_where, what + " weights the gaps' α of the step DCS; dcs: stewart has none "
                                 "(use dcs: step or leave the key out)");
-      tf.alpha_regularization = v;
+      ts.alpha_regularization = v;
     } else if (e.key == "lifting") {
       o.lifting = boolean(doc, e.value, e.value_where, what);
       if (o.lifting && stewart)
@@ -190,17 +179,17 @@ void read_time_freezing_section(const YamlDocument& doc, const MapEntry* section
     } else if (e.key == "clock_constraints") {
       const std::string v = doc.scalar(e.value, e.value_where, what);
       if (v == "stagewise")
-        tf.clock_constraints = discretize::OcpSpec::ClockConstraints::Stagewise;
+        ts.clock_constraints = discretize::OcpSpec::ClockConstraints::Stagewise;
       else if (v == "terminal")
-        tf.clock_constraints = discretize::OcpSpec::ClockConstraints::Terminal;
+        ts.clock_constraints = discretize::OcpSpec::ClockConstraints::Terminal;
       else
         doc.fail(e.value_where, what + " is '" + v + "', expected stagewise (default) or terminal");
     } else if (e.key == "running_cost") {
       const std::string v = doc.scalar(e.value, e.value_where, what);
       if (v == "physical")
-        tf.running_cost = discretize::OcpSpec::RunningCost::Physical;
+        ts.running_cost = discretize::OcpSpec::RunningCost::Physical;
       else if (v == "numerical")
-        tf.running_cost = discretize::OcpSpec::RunningCost::Numerical;
+        ts.running_cost = discretize::OcpSpec::RunningCost::Numerical;
       else
         doc.fail(e.value_where, what + " is '" + v + "', expected physical (default) or numerical");
     } else if (e.key == "speed_of_time") {
@@ -214,7 +203,7 @@ void read_time_freezing_section(const YamlDocument& doc, const MapEntry* section
             doc.fail(i.key_where, "'penalty' (rho_sot on sum (s_k - 1)^2) applies to kind: ocp only");
           const double v = finite_constant(doc, i, scope, w);
           if (v < 0.0) doc.fail(i.value_where, w + " is " + num(v) + ", expected a weight >= 0");
-          tf.speed_of_time_penalty = v;
+          ts.speed_of_time_penalty = v;
           continue;
         }
         const double v = doc.constant(i.value, i.value_where, scope, w);
@@ -224,23 +213,23 @@ void read_time_freezing_section(const YamlDocument& doc, const MapEntry* section
                      w + " is " + num(v) +
                          ", expected a value in (0, 1]: free flight needs s = 1 (the clock runs "
                          "with numerical time) and s must stay positive");
-          tf.speed_of_time_lower = v;
+          ts.speed_of_time_lower = v;
         } else if (i.key == "upper") {
           if (!(v >= 1.0))
             doc.fail(i.value_where, w + " is " + num(v) +
                                         ", expected a value >= 1: free flight needs s = 1, and a step with a "
                                         "contact phase or a jump needs s > 1");
-          tf.speed_of_time_upper = v;
+          ts.speed_of_time_upper = v;
         } else {
           if (!std::isfinite(v)) doc.fail(i.value_where, w + " is " + num(v) + ", expected a finite value");
-          tf.speed_of_time_start = v;
+          ts.speed_of_time_start = v;
           start = &i;
         }
       }
       const SourceLocation& where = start ? start->value_where : e.key_where;
-      if (tf.speed_of_time_start < tf.speed_of_time_lower || tf.speed_of_time_start > tf.speed_of_time_upper)
-        doc.fail(where, what + ": start " + num(tf.speed_of_time_start) + " is outside [lower, upper] = [" +
-                            num(tf.speed_of_time_lower) + ", " + num(tf.speed_of_time_upper) + "]");
+      if (ts.speed_of_time_start < ts.speed_of_time_lower || ts.speed_of_time_start > ts.speed_of_time_upper)
+        doc.fail(where, what + ": start " + num(ts.speed_of_time_start) + " is outside [lower, upper] = [" +
+                            num(ts.speed_of_time_lower) + ", " + num(ts.speed_of_time_upper) + "]");
     }
   }
 }
@@ -767,8 +756,8 @@ void check_steps_hold_jumps(const YamlDocument& doc, const TimeFreezingFile& tf,
   }
   const double h = horizon / steps;
   const double need = 1.0 + tau / h;
-  if (tf.speed_of_time_upper >= need) return;
-  const double max_steps = std::floor(horizon * (tf.speed_of_time_upper - 1.0) / tau);
+  if (tf.settings.speed_of_time_upper >= need) return;
+  const double max_steps = std::floor(horizon * (tf.settings.speed_of_time_upper - 1.0) / tau);
   const auto short_num = [](double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.6g", v);
@@ -779,7 +768,7 @@ void check_steps_hold_jumps(const YamlDocument& doc, const TimeFreezingFile& tf,
                ", too short to hold a jump: the spring-damper jump takes tau_jump = " + short_num(tau) +
                " of numerical time, so a step with an impact needs a speed of time s >= 1 + tau_jump/h = " +
                short_num(need) +
-               ", above time_freezing.speed_of_time.upper = " + num(tf.speed_of_time_upper) + "; " +
+               ", above time_freezing.speed_of_time.upper = " + num(tf.settings.speed_of_time_upper) + "; " +
                (max_steps >= 1.0 ? "use at most " + num(max_steps) + " steps or raise the upper bound"
                                  : std::string("raise the upper bound")));
 }

@@ -958,7 +958,7 @@ OcpFile read_ocp(YamlDocument& doc, const std::vector<std::string>& overrides) {
   if (file.time_freezing) {
     TimeFreezingFile& tf = *file.time_freezing;
     tf.frozen.pss = pss;  // with the starts of free initial states
-    ocp::set_time_freezing(ocp, tf.frozen, file.discretization.dcs, tf.ocp_settings());
+    ocp::set_time_freezing(ocp, tf.frozen, file.discretization.dcs, tf.settings);
   }
   read_homotopy(doc, entries, file.homotopy);
   read_initialization(doc, entries, file.initialization);
@@ -995,9 +995,9 @@ sim::Options integrator_options(const SimulateFile& file) {
   so.discretization = file.discretization;
   so.homotopy = file.homotopy;
   if (file.time_freezing) {
-    so.speed_of_time_lower = file.time_freezing->speed_of_time_lower;
-    so.speed_of_time_upper = file.time_freezing->speed_of_time_upper;
-    so.speed_of_time_start = file.time_freezing->speed_of_time_start;
+    so.speed_of_time_lower = file.time_freezing->settings.speed_of_time_lower;
+    so.speed_of_time_upper = file.time_freezing->settings.speed_of_time_upper;
+    so.speed_of_time_start = file.time_freezing->settings.speed_of_time_start;
     if (file.discretization.dcs == reformulate::DcsMode::Step) so.alpha_penalty = file.time_freezing->alpha_penalty();
   }
   return so;

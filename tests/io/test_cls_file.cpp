@@ -110,7 +110,7 @@ TEST(TimeFreezingExamples, BouncingBall) {
   EXPECT_EQ(f.horizon, 15.0);
   EXPECT_EQ(f.steps, 60);
   EXPECT_EQ(f.discretization.elements, 6);
-  EXPECT_EQ(tf.speed_of_time_upper, 25.0);
+  EXPECT_EQ(tf.settings.speed_of_time_upper, 25.0);
   // Region rows: q > 0 the flight (v, -g, 1); q < 0 the spring-damper (v, -k q - c v, 0).
   ASSERT_EQ(p.subsystems.size(), 1u);
   ASSERT_EQ(p.subsystems[0].n_regions(), 2u);
@@ -507,12 +507,12 @@ TEST(ClsReader, DefaultsWithoutTimeFreezingSection) {
   EXPECT_EQ(tf.options.normal_acceleration, 100.0);
   EXPECT_EQ(tf.options.stiffness, 10.0);
   EXPECT_EQ(tf.options.stabilize_positions, 0.0);
-  EXPECT_EQ(tf.speed_of_time_lower, 1.0);
-  EXPECT_EQ(tf.speed_of_time_upper, 25.0);
-  EXPECT_EQ(tf.speed_of_time_start, 1.0);
-  EXPECT_EQ(tf.speed_of_time_penalty, 0.0);
-  EXPECT_EQ(tf.clock_constraints, discretize::OcpSpec::ClockConstraints::Stagewise);
-  EXPECT_EQ(tf.running_cost, discretize::OcpSpec::RunningCost::Physical);
+  EXPECT_EQ(tf.settings.speed_of_time_lower, 1.0);
+  EXPECT_EQ(tf.settings.speed_of_time_upper, 25.0);
+  EXPECT_EQ(tf.settings.speed_of_time_start, 1.0);
+  EXPECT_EQ(tf.settings.speed_of_time_penalty, 0.0);
+  EXPECT_EQ(tf.settings.clock_constraints, discretize::OcpSpec::ClockConstraints::Stagewise);
+  EXPECT_EQ(tf.settings.running_cost, discretize::OcpSpec::RunningCost::Physical);
   EXPECT_EQ(tf.options.elastic_mode, reformulate::TimeFreezingOptions::ElasticMode::Exact);
 }
 
@@ -949,7 +949,7 @@ TEST(TimeFreezingFile, OcpFieldsComeFromTheSetTimeFreezingHelper) {
   ASSERT_TRUE(file.time_freezing);
   stasis::ocp::TimeFreezingSettings settings;
   EXPECT_EQ(settings.alpha_regularization, 0.0);  // off by default, like the file key
-  EXPECT_EQ(file.time_freezing->ocp_settings().alpha_regularization, 0.0);
+  EXPECT_EQ(file.time_freezing->settings.alpha_regularization, 0.0);
   settings.speed_of_time_lower = 0.5;
   settings.speed_of_time_upper = 10.0;
   stasis::discretize::OcpSpec spec;

@@ -61,20 +61,18 @@ struct TimeFreezingFile {
   bool uses_time = false;  ///< the model's dynamics use `t`
   /// normal_acceleration, stiffness (elastic cls), stabilize_positions, eps_t, elastic_mode.
   reformulate::TimeFreezingOptions options;
-  /// speed_of_time: bounds and start of s per simulation step / control stage, ρ_sot (ocp only).
-  double speed_of_time_lower = 1.0, speed_of_time_upper = 25.0, speed_of_time_start = 1.0;
-  double speed_of_time_penalty = 0.0;
-  /// clock_constraints and running_cost (ocp only; copied into OcpFile::ocp).
-  discretize::OcpSpec::ClockConstraints clock_constraints = discretize::OcpSpec::ClockConstraints::Stagewise;
-  discretize::OcpSpec::RunningCost running_cost = discretize::OcpSpec::RunningCost::Physical;
-  /// alpha_regularization: weight of each inelastic gap's α at every stage point, a method term
-  /// kept out of the reported objective (discretize::OcpSpec::alpha_penalty). Unset: 0 (off).
-  /// See docs/guide-cls.md.
-  std::optional<double> alpha_regularization;
-  /// The weights it gives for `frozen` (one per switching function; empty if off or not applicable).
+  /// The rest of the section, with the defaults of ocp::TimeFreezingSettings:
+  /// - speed_of_time: bounds and start of s per simulation step / control stage (sim::Options for
+  ///   kind: simulate), ρ_sot (speed_of_time.penalty, ocp only);
+  /// - clock_constraints and running_cost (ocp only);
+  /// - alpha_regularization: weight of each inelastic gap's α at every stage point, a method term
+  ///   kept out of the reported objective (discretize::OcpSpec::alpha_penalty); 0 = off, the
+  ///   default. See docs/guide-cls.md.
+  /// For kind: ocp the reader passes them to ocp::set_time_freezing (into OcpFile::ocp).
+  ocp::TimeFreezingSettings settings;
+  /// The weights settings.alpha_regularization gives for `frozen` (one per switching function;
+  /// empty if off or not applicable).
   std::vector<double> alpha_penalty() const;
-  /// The OCP settings of the section (ocp::set_time_freezing; kind: ocp).
-  ocp::TimeFreezingSettings ocp_settings() const;
   /// The reformulation (reformulate::time_freezing); frozen.pss is the file's model.pss (with the
   /// file's x0, also after ocp.initial starts).
   reformulate::TimeFrozenModel frozen;
