@@ -47,6 +47,7 @@ void transfer_solution(const Transcription& from, const std::vector<double>& fro
     for (std::size_t n = 0; n < a.fe[k].size(); ++n) {
       const FiniteElementIndex& fa = a.fe[k][n];
       const FiniteElementIndex& fb = b.fe[k][n];
+      copy_block(from_w, fa.h, to_w, fb.h, 1);  // both FESD: the step lengths too
       copy_blocks(from_w, fa.X, to_w, fb.X, from.n_x);
       copy_blocks(from_w, fa.Z, to_w, fb.Z, from.n_z);
       copy_blocks(from_w, fa.V, to_w, fb.V, from.n_x);

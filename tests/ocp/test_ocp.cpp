@@ -195,6 +195,20 @@ TEST(Ocp, TransferSolutionCopiesEveryBlockBetweenLayouts) {
       EXPECT_EQ(wb[static_cast<std::size_t>(fb.h)], -7.0);  // step lengths are not in the source
     }
   }
+  // FESD to FESD (another cross complementarity): the step lengths are copied too.
+  discretize::Options fesd_fe_fe = fesd;
+  fesd_fe_fe.cross_complementarity = discretize::CrossComplementarity::FeFe;
+  const discretize::Transcription d = discretize::transcribe(dcs, spec, fesd_fe_fe);
+  std::vector<double> wd(d.problem.n_variables(), -7.0);
+  discretize::transfer_solution(b, wb, d, wd);
+  for (std::size_t k = 0; k < 2; ++k)
+    for (std::size_t n = 0; n < 3; ++n) {
+      const auto& fb = b.map.fe[k][n];
+      const auto& fd = d.map.fe[k][n];
+      ASSERT_GE(fd.h, 0);
+      EXPECT_EQ(wd[static_cast<std::size_t>(fd.h)], wb[static_cast<std::size_t>(fb.h)]);
+      EXPECT_EQ(wd[static_cast<std::size_t>(fd.x_end)], wb[static_cast<std::size_t>(fb.x_end)]);
+    }
   // Another grid is refused.
   discretize::Options other = fesd;
   other.elements = 2;

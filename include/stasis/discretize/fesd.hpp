@@ -157,8 +157,9 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
 
 /// Copies a solution of one transcription into a start point of another of the same DCS, OCP and
 /// grid (stages, elements, scheme): initial states and algebraics, final time, controls, speeds of
-/// time and every element's stage, end and boundary values. Everything else in `to_w` (step
-/// lengths, method variables such as lifted or slack variables) keeps its value. Used to start FESD
+/// time, every element's stage, end and boundary values and, when both are FESD, its step length.
+/// Everything else in `to_w` (the step lengths of a FESD target of a time-stepping source, method
+/// variables such as lifted or slack variables) keeps its value. Used to start FESD
 /// from a standard time-stepping solution (ocp::InitializationOptions). Throws stasis::Error if the
 /// two grids differ.
 void transfer_solution(const Transcription& from, const std::vector<double>& from_w, const Transcription& to,
