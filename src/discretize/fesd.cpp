@@ -463,7 +463,8 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
         const sym::Vector dm = at_state(dcs.guard_direction[g], Xs[static_cast<std::size_t>(m)], S.u);
         fe.constraints.push_back(lp * sym::dot(d0, dm));
         fe.constraint_names.push_back("direction guard " + std::to_string(g) + " (switching function " +
-                                      std::to_string(dcs.guard_switching[g]) + ") at stage " + std::to_string(m + 1));
+                                      std::to_string(dcs.guard_switching[g]) + ") at stage " +
+                                      std::to_string(m + 1));
         fe_row_lower.push_back(0.0);
         fe_row_upper.push_back(kInf);
       }

@@ -147,10 +147,11 @@ TEST(CliTimeFreezingExamples, FallingRod) {
 // at t = 1.1180348 (closed form 1.1180340). Final q 7.0e-6 (qx) and 3.5e-6 (qy) short of the
 // closed form, all of it from the landing step (q at t = 0.6 is already 6.9e-6 short; the same
 // step as particle_friction's 2e-5 below: the element holding the end of the jump integrates its
-// 2.8e-3 of slip by its last stage alone, dt^2 mu g/2 = 7.8e-6 short; the file's header). Before the stick fix (slip direction regularized at
-// delta = eps_t instead of eps_t/100, no direction guard) the element holding the stop moved
-// |v_t| from 0.0356 to eps_t with stage velocities on both sides of 0 and lost the remaining slip
-// distance |v_t|^2/(2 mu g) = 3.2e-4: final q 2.9e-4 short. Tolerances: final q 2e-5, stop time
+// 2.8e-3 of slip by its last stage alone, dt^2 mu g/2 = 7.8e-6 short; the file's header). Before
+// the stick fix (slip direction regularized at delta = eps_t instead of eps_t/100, no direction
+// guard) the element holding the stop moved |v_t| from 0.0356 to eps_t with stage velocities on
+// both sides of 0 and lost the remaining slip distance |v_t|^2/(2 mu g) = 3.2e-4: final q 2.9e-4
+// short. Tolerances: final q 2e-5, stop time
 // 1e-5, v_t+ 1e-2 in magnitude and 1e-6 in direction, impact 1e-6. The spec's 1e-6 on the final
 // q is the DISABLED_ test below.
 TEST(CliTimeFreezingExamples, Ball3dFrictionT10) {
