@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "stasis/error.hpp"
+#include "stasis/sym/matrix.hpp"
 
 namespace stasis::discretize {
 
@@ -442,6 +443,28 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
         fe.constraints.push_back(end);
         fe.constraint_names.push_back("exit condition: θ extrapolated to the element end, component " +
                                       std::to_string(i));
+        fe_row_lower.push_back(0.0);
+        fe_row_upper.push_back(kInf);
+      }
+    }
+  }
+  // Direction guards (model::DirectionGuard; step DCS, FESD): an element that starts on the
+  // positive side of the guarded switching function (λp_prev > 0) keeps the guarded vector within
+  // 90° of its start at every stage point: λp_prev · d(x_prev)ᵀ d(X_m) >= 0. Spatial friction:
+  // a slip element cannot pass through the stick disc ‖v_t‖ < ε_t between two stage points (none
+  // of which lies inside it, so cross complementarity sees no switch) and stop inside the element;
+  // the stop becomes a switch at an element boundary.
+  if (fesd && dcs.mode == reformulate::DcsMode::Step && !dcs.guard_switching.empty()) {
+    const std::size_t n_alpha = n_c / 2;  // comp_lambda = [λn; λp]
+    for (std::size_t g = 0; g < dcs.guard_switching.size(); ++g) {
+      const sym::Expr lp = S.lambda_prev[n_alpha + static_cast<std::size_t>(dcs.guard_switching[g])];
+      const sym::Vector d0 = at_state(dcs.guard_direction[g], S.x_prev, S.u);
+      for (int m = 0; m < n_s; ++m) {
+        const sym::Vector dm = at_state(dcs.guard_direction[g], Xs[static_cast<std::size_t>(m)], S.u);
+        fe.constraints.push_back(lp * sym::dot(d0, dm));
+        fe.constraint_names.push_back("direction guard " + std::to_string(g) + " (switching function " +
+                                      std::to_string(dcs.guard_switching[g]) + ") at stage " +
+                                      std::to_string(m + 1));
         fe_row_lower.push_back(0.0);
         fe_row_upper.push_back(kInf);
       }

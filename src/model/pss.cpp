@@ -111,6 +111,14 @@ void Pss::validate() const {
     }
     if (s.switching.empty()) throw Error(who + ", " + sn + ": no switching functions");
     check_expr(s.switching, sn + " switching functions");
+    for (std::size_t g = 0; g < s.direction_guards.size(); ++g) {
+      const DirectionGuard& d = s.direction_guards[g];
+      if (d.switching >= s.switching.size() || d.direction.empty())
+        throw Error(who + ", " + sn + ", direction guard " + std::to_string(g) +
+                    ": needs a switching function index below " + std::to_string(s.switching.size()) +
+                    " and a nonempty direction");
+      check_expr(d.direction, sn + ", direction guard " + std::to_string(g));
+    }
     if (s.lifting) {
       validate_lifting(who, sn, s);
       if (s.signs.empty()) continue;

@@ -175,6 +175,10 @@ Dcs to_dcs(const model::Pss& pss, DcsMode mode) {
       d.g_boundary.push_back(eq);
       d.switching.push_back(sub.switching[j]);
     }
+    for (const auto& g : sub.direction_guards) {
+      d.guard_switching.push_back(static_cast<int>(offset + g.switching));
+      d.guard_direction.push_back(g.direction);
+    }
     offset += sub.switching.size();
   }
   d.g_alg.insert(d.g_alg.end(), lifted_equations.begin(), lifted_equations.end());

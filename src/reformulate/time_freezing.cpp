@@ -17,6 +17,9 @@ namespace stasis::reformulate {
 namespace {
 
 constexpr std::size_t kMaxSwitching = 12;  // 2^12 = 4096 regions in the dense enumeration
+/// Spatial friction: the regularization δ of the slip direction v_t / sqrt(‖v_t‖² + δ²), as a
+/// fraction of the stick radius ε_t (on ‖v_t‖ = ε_t the slip friction is then 1 − 5e-5 of μλ_n).
+constexpr double kSlipDirectionRegularization = 1e-2;
 const char* const kClockName = "t";
 
 std::string num(double x) {
@@ -303,11 +306,19 @@ TimeFrozenModel time_freezing(const model::Cls& cls, const TimeFreezingOptions& 
         tangential_index[i] = static_cast<int>(sub.switching.size());
         sub.switching.push_back(sym::dot(c.tangent.col(0), v));
       } else {
+        // v̂ = v_t / sqrt(‖v_t‖² + δ²) with δ = kSlipDirectionRegularization·ε_t: the guard only keeps
+        // v̂ finite at v_t = 0 (inside the stick disc). With δ = ε_t, as before, the slip friction
+        // on the switching circle ‖v_t‖ = ε_t was μλ_n/√2 (and reduced within a few ε_t of it),
+        // so a slip element ending on the circle, where FESD puts the stop, collocated a friction
+        // 29% short at its last stage and did not reach the circle at the stop time.
+        const double delta = kSlipDirectionRegularization * eps;
         const sym::Expr vt0 = sym::dot(c.tangent.col(0), v), vt1 = sym::dot(c.tangent.col(1), v);
-        const sym::Expr r = sym::sqrt(vt0 * vt0 + vt1 * vt1 + eps * eps);
+        const sym::Expr r = sym::sqrt(vt0 * vt0 + vt1 * vt1 + delta * delta);
         mt = (vt0 / r) * minv[col_tangent[i]] + (vt1 / r) * minv[col_tangent[i] + 1];
         tangential_index[i] = static_cast<int>(sub.switching.size());
-        sub.switching.push_back(r - std::numbers::sqrt2 * eps);
+        // c_t = sqrt(‖v_t‖² + δ²) − sqrt(ε_t² + δ²): the sign of ‖v_t‖ − ε_t, finite gradient at 0.
+        sub.switching.push_back(r - std::sqrt(eps * eps + delta * delta));
+        sub.direction_guards.push_back({static_cast<std::size_t>(tangential_index[i]), {vt0, vt1}});
       }
       aux[i][0] = concat(stab, an * (mn - mu * mt), sym::Expr(0.0));  // pos: c_t > 0
       aux[i][1] = concat(stab, an * (mn + mu * mt), sym::Expr(0.0));  // neg: c_t < 0

@@ -219,8 +219,10 @@ TEST(TimeFreezingStructure, MixedFrictionSumsPosNegAndNormalFields) {
 }
 
 // §2.2 / §2.3 spatial friction (n_dim_contact = 2): 3-D particle, f_c = q3, B = [e1 e2], μ = 0.2.
-// c_t = sqrt(‖v_t‖² + ε_t²) − √2 ε_t has the sign of ‖v_t‖ − ε_t and a finite gradient at v_t = 0;
-// pos/neg fields a_n M⁻¹(n ∓ μ B v̂) with v̂ = v_t / sqrt(‖v_t‖² + ε_t²).
+// c_t = sqrt(‖v_t‖² + δ²) − sqrt(ε_t² + δ²), δ = ε_t/100, has the sign of ‖v_t‖ − ε_t and a finite
+// gradient at v_t = 0; pos/neg fields a_n M⁻¹(n ∓ μ B v̂) with v̂ = v_t / sqrt(‖v_t‖² + δ²), so the
+// slip friction is μ a_n (not μ a_n/√2, as with δ = ε_t) on the stick circle ‖v_t‖ = ε_t; one
+// direction guard (v_t) on c_t.
 TEST(TimeFreezingStructure, SpatialFriction) {
   model::Cls c;
   auto q = c.add_positions({"x", "y", "z"});
@@ -255,6 +257,14 @@ TEST(TimeFreezingStructure, SpatialFriction) {
   expect_vec_near(ev.field(6, y), {0, 0, 0, -0.2 * 10 * 0.6, -0.2 * 10 * 0.8, 10, 0}, 1e-12, "pos");
   expect_vec_near(ev.field(7, y), {0, 0, 0, 0.2 * 10 * 0.6, 0.2 * 10 * 0.8, 10, 0}, 1e-12, "neg");
   expect_vec_near(ev.field(0, y), {3.0, 4.0, -2.0, 0, 0, -10, 1}, 1e-14, "f_ode");
+  // On the stick circle the slip friction is μ a_n = 2 up to (δ/ε_t)²/2 = 5e-5 relative.
+  {
+    const Vec f = ev.field(6, {0, 0, -0.01, eps * 0.6, eps * 0.8, -1.0, 0});
+    EXPECT_NEAR(std::hypot(f[3], f[4]), 0.2 * 10, 2e-4);
+  }
+  ASSERT_EQ(sub.direction_guards.size(), 1u);
+  EXPECT_EQ(sub.direction_guards[0].switching, 2u);
+  EXPECT_EQ(sub.direction_guards[0].direction.size(), 2u);
   // At v_t = 0 the fields are finite (no division by zero) and purely normal.
   expect_vec_near(ev.field(7, {0, 0, -0.01, 0, 0, -2, 0}), {0, 0, 0, 0, 0, 10, 0}, 1e-14, "neg at v_t = 0");
 }

@@ -32,6 +32,20 @@ struct StepLifting {
   bool variables = true;
 };
 
+/// A vector-valued quantity that must not reverse within a finite element while the element
+/// starts on the positive side of one switching function (step DCS only; fesd.md, FESD). Used by
+/// spatial friction (time_freezing.md §2.3): the positive side of c_t = ‖v_t‖ − ε_t is slip, and
+/// the stick region ‖v_t‖ < ε_t is a small disc in the plane of v_t that a collocation polynomial
+/// can cross between two stage points, all of which then lie outside it (c_t > 0, no sign change
+/// that cross complementarity could see). FESD then adds, for every stage point m of every element,
+/// λp_prev · direction(x_prev)ᵀ direction(X_m) >= 0, with λp_prev = max(c(x_prev), 0) the element
+/// start's λp of that switching function: an element that starts in slip keeps v_t within 90° of
+/// its starting direction, so passing through the disc is a switch at an element boundary.
+struct DirectionGuard {
+  std::size_t switching = 0;  ///< index into the subsystem's switching functions
+  sym::Vector direction;      ///< d(x, u), e.g. the tangential velocity
+};
+
 struct Subsystem {
   sym::Vector switching;                ///< c^s(x, u)
   std::vector<std::vector<int>> signs;  ///< S^s: one row per region, entries -1, 0, +1
@@ -40,6 +54,8 @@ struct Subsystem {
   /// Alternatively the lifted step form (Heaviside DCS only; then `signs` is empty and the
   /// fields are not regions but the terms of F_all θ).
   std::optional<StepLifting> lifting;
+  /// Direction guards (Heaviside DCS only; the Stewart form ignores them).
+  std::vector<DirectionGuard> direction_guards;
   std::string name;                     ///< for messages
   std::size_t n_regions() const { return fields.size(); }
 };

@@ -46,6 +46,10 @@ struct Dcs {
   /// z[lifted[k]] = lifted_definitions[k](z) in dependency order (its equation is part of g_alg).
   std::vector<int> lifted;
   sym::Vector lifted_definitions;
+  /// Direction guards of the subsystems (model::DirectionGuard), Heaviside only: the index of the
+  /// switching function among all of them (its λp is comp_lambda[n_alpha + index]) and d(x, u).
+  std::vector<int> guard_switching;
+  std::vector<sym::Vector> guard_direction;
 
   std::size_t n_x() const { return x.size(); }
   std::size_t n_u() const { return u.size(); }

@@ -16,9 +16,12 @@
 //   * switching functions (§2.2, this order):
 //       c = [ f_c,i (i = 1..n_c) ; v_n,i = n_iᵀv (i = 1..n_c) ; c_t,i (contacts with μ_i > 0, in order) ]
 //     planar friction (tangent n_q × 1):  c_t,i = b_iᵀv
-//     spatial friction (tangent n_q × 2): c_t,i = sqrt(‖B_iᵀv‖² + ε_t²) − √2 ε_t, which vanishes exactly on
-//       ‖B_iᵀv‖ = ε_t and has the sign of ‖B_iᵀv‖ − ε_t, but is smooth at B_iᵀv = 0 (where ‖·‖ has no
-//       derivative); nosnoc's c_t = ‖v_t‖ − ε_t has the same regions.
+//     spatial friction (tangent n_q × 2): c_t,i = sqrt(‖B_iᵀv‖² + δ²) − sqrt(ε_t² + δ²), δ = ε_t/100,
+//       which vanishes exactly on ‖B_iᵀv‖ = ε_t and has the sign of ‖B_iᵀv‖ − ε_t, but is smooth at
+//       B_iᵀv = 0 (where ‖·‖ has no derivative); nosnoc's c_t = ‖v_t‖ − ε_t has the same regions.
+//       Each spatial contact also gets a model::DirectionGuard (B_iᵀv on c_t,i): FESD keeps v_t of an
+//       element that starts in slip within 90° of its start, so the stop (the slip → stick switch)
+//       cannot happen between two stage points inside an element.
 //   * regions: all 2^{n_sw} sign rows in descending binary order (first row all +1, leftmost bit = c_1).
 //     Contact i is "auxiliary" in a row iff f_c,i < 0 and v_n,i < 0; the row's field is f_ode if no
 //     contact is auxiliary, else ONE column = the SUM of the active contacts' auxiliary fields
@@ -27,8 +30,9 @@
 //     The enumeration is limited to 12 switching functions (4096 regions; the same for JumpSystem).
 //   * fields: f_ode = (v, M⁻¹ forces, 1);  contact i auxiliary field = (f_qstab,i, a_n M⁻¹ a_i, 0) with
 //       a_i = n_i (μ_i = 0), n_i ∓ μ_i b_i (planar, − for c_t > 0 "pos", + for c_t < 0 "neg"),
-//       n_i ∓ μ_i B_i v̂_i with v̂_i = B_iᵀv / sqrt(‖B_iᵀv‖² + ε_t²) (spatial; nosnoc's v_t/‖v_t + ε_t·1‖
-//       divides by zero at v_t = −ε_t·1, §2.3);
+//       n_i ∓ μ_i B_i v̂_i with v̂_i = B_iᵀv / sqrt(‖B_iᵀv‖² + δ²) (spatial; nosnoc's v_t/‖v_t + ε_t·1‖
+//       divides by zero at v_t = −ε_t·1, §2.3; δ = ε_t/100 rather than ε_t keeps the slip friction
+//       at μ_i λ_n up to the stick circle, instead of μ_i λ_n/√2 on it);
 //       f_qstab,i = −κ n_i f_c,i (κ = stabilize_positions, 0 = off). M⁻¹ is applied by sym::solve_spd.
 //     Contacts with μ_i = 0 among frictional ones get no tangential switching function: nosnoc's
 //     fix (§2.8 quirk 3) would give them pos/neg fields with μ_i = 0, i.e. two identical fields, so
