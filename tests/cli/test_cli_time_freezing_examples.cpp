@@ -248,6 +248,17 @@ TEST(CliTimeFreezingExamples, ParticleFriction) {
   EXPECT_NEAR(value(s[0]), 1.0, 1e-6);  // free flight: the clock runs at rate 1
   for (std::size_t k = 2; k < s.size(); ++k) EXPECT_NEAR(value(s[k]), 2.0, 1e-6) << k;
   EXPECT_NEAR(value(j["time"].back()), 1.0, 1e-12);
+  // The slip at -mu g after the impact (issue #4, 1e-5): v1(t) = v1+ - mu g (t - t_i) at every
+  // physical point after the jump (measured within 2e-10).
+  const double t_i = std::sqrt(0.012);
+  int slip_points = 0;
+  for (std::size_t i = 0; i < j["time"].size(); ++i) {
+    const double t = value(j["time"][i]);
+    if (t <= t_i + 1e-6) continue;
+    EXPECT_NEAR(value(j["states"]["v1"][i]), 2.8904554885 - 0.1 * 10.0 * (t - t_i), 1e-5) << "t = " << t;
+    ++slip_points;
+  }
+  EXPECT_GE(slip_points, 9);
   EXPECT_NEAR(final_state(j, "q1"), 3.0 - (1.0 - 0.012) / 2, 5e-5);
   EXPECT_NEAR(final_state(j, "q2"), 0.0, 1e-6);
   EXPECT_NEAR(final_state(j, "v1"), 2.0, 1e-6);
