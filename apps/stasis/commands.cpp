@@ -243,6 +243,11 @@ int run_solve(const CommonOptions& o) {
         r.construction_time_s);
     if (!diagnosis.empty()) fmt::print("diagnosis: {}\n", diagnosis.message);
     for (const auto& w : p.trajectory.warnings) fmt::print("warning: {}\n", w);
+    if (v && !v->passed) {
+      std::string list;
+      for (const auto& f : v->failures) list += (list.empty() ? "" : "; ") + f;
+      fmt::print("warning: validation failed: {} (result.json: validation)\n", list);
+    }
     if (!p.frozen_stages.empty()) {
       std::string list;
       for (int k : p.frozen_stages) list += (list.empty() ? "" : ", ") + std::to_string(k);

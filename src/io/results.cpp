@@ -328,6 +328,8 @@ std::string time_frozen_ocp_result_json(const OcpFile& file, const ocp::Result& 
                        {"max_gap_violation", number(v.max_gap_violation)},
                        {"max_path_violation", number(v.max_path_violation)},
                        {"path_violation_where", v.path_violation_where},
+                       {"passed", v.passed},
+                       {"failures", v.failures},
                        {"message", v.message},
                        {"wall_time_s", v.wall_time_s}};
   }

@@ -606,6 +606,19 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
     v.resimulated = false;
     v.message = std::string("not re-simulated: ") + e.what() + checks;
   }
+  // The verdict (ValidationOptions' tolerances).
+  if (!v.resimulated)
+    v.failures.push_back("not re-simulated");
+  else if (!v.simulation_converged)
+    v.failures.push_back("a re-simulation step did not converge");
+  if (v.resimulated && !(v.final_state_deviation <= vo.deviation_tolerance))
+    v.failures.push_back("final state deviation " + num(v.final_state_deviation) + " > " + num(vo.deviation_tolerance));
+  if (v.max_gap_violation > vo.constraint_tolerance)
+    v.failures.push_back("gap violation " + num(v.max_gap_violation) + " > " + num(vo.constraint_tolerance));
+  if (v.max_path_violation > vo.constraint_tolerance)
+    v.failures.push_back("path violation " + num(v.max_path_violation) + " > " + num(vo.constraint_tolerance) + " (" +
+                         v.path_violation_where + ")");
+  v.passed = v.failures.empty();
   v.wall_time_s = std::chrono::duration<double>(Clock::now() - t_start).count();
   return v;
 }

@@ -134,6 +134,16 @@ TEST(OcpTimeFreezing, DroppedBallPhysicalTimeJumpAndValidation) {
   EXPECT_LT(v.max_gap_violation, 1e-6);
   EXPECT_EQ(v.max_path_violation, 0.0) << v.path_violation_where;  // only |u| <= 30 here
   EXPECT_NE(v.message.find("re-simulated 6 integrator steps"), std::string::npos) << v.message;
+  EXPECT_TRUE(v.passed);
+  EXPECT_TRUE(v.failures.empty());
+  // The verdict follows ValidationOptions: a deviation tolerance below the measured ~6e-9 fails
+  // and names the deviation.
+  ocp::ValidationOptions strict;
+  strict.deviation_tolerance = 1e-15;
+  const ocp::Validation vs = ocp::validate(model, s.file.ocp, s.options, r, p, strict);
+  EXPECT_FALSE(vs.passed);
+  ASSERT_EQ(vs.failures.size(), 1u);
+  EXPECT_NE(vs.failures[0].find("final state deviation"), std::string::npos) << vs.failures[0];
 
   // result.json: physical time and states without the clock, the numerical block, impact
   // events, frozen_stages and validation.
@@ -213,6 +223,10 @@ TEST(OcpTimeFreezing, FrozenStageOnAConstructedSolution) {
   EXPECT_DOUBLE_EQ(v.max_path_violation, 10.0);  // u = 40 on stage 1, bound 30
   EXPECT_NE(v.path_violation_where.find("control u on stage 1"), std::string::npos) << v.path_violation_where;
   EXPECT_FALSE(v.message.empty());
+  EXPECT_FALSE(v.passed);
+  EXPECT_TRUE(std::any_of(v.failures.begin(), v.failures.end(), [](const std::string& f) {
+    return f.find("path violation 10 > 1e-06 (bounds of control u on stage 1") == 0;
+  })) << ::testing::PrintToString(v.failures);
 
   const json j = json::parse(io::time_frozen_ocp_result_json(file, r, p, std::nullopt));
   EXPECT_EQ(j["frozen_stages"], json::array({1}));

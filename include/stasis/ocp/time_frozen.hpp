@@ -64,6 +64,10 @@ struct ValidationOptions {
   /// Integrator steps per control stage (>= 1): the re-simulation uses stages·steps_per_stage
   /// equal physical steps over the OCP's physical horizon.
   int steps_per_stage = 1;
+  /// Validation::passed: the largest gap and path violation allowed at a physical point, and the
+  /// largest final-state deviation of the re-simulation (issue #5's figures for the hopper).
+  double constraint_tolerance = 1e-6;
+  double deviation_tolerance = 1e-3;
 };
 
 struct Validation {
@@ -87,6 +91,11 @@ struct Validation {
   /// the stage the point ends) and control bounds of every stage; path_violation_where names it.
   double max_path_violation = 0.0;
   std::string path_violation_where;
+  /// The verdict: re-simulated with every step converged, final_state_deviation <=
+  /// deviation_tolerance, gap and path violations <= constraint_tolerance. `failures` says which
+  /// of these did not hold, one phrase each (empty when passed).
+  bool passed = false;
+  std::vector<std::string> failures;
   std::string message;       ///< one-line summary, or why the re-simulation failed
   double wall_time_s = 0.0;  ///< re-simulation (construction included) and checks
 };
