@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "stasis/error.hpp"
+#include "stasis/ocp/time_frozen.hpp"
 #include "stasis/report/report.hpp"
 #include "stasis/report/svg.hpp"
 
@@ -139,6 +140,14 @@ std::string summary_value(const ReportData& d, const std::string& field) {
 }  // namespace
 
 // ---- the plotting layer ----
+
+// The report re-checks result.json's validation figures with its own limits; they must be the
+// verdict's (ocp::ValidationOptions' defaults, validation.passed), or the two would disagree.
+TEST(Report, ValidationLimitsAreTheVerdictsTolerances) {
+  const stasis::ocp::ValidationOptions defaults;
+  EXPECT_EQ(kDeviationLimit, defaults.deviation_tolerance);
+  EXPECT_EQ(kViolationLimit, defaults.constraint_tolerance);
+}
 
 TEST(Svg, NiceTicksAndLabels) {
   EXPECT_EQ(nice_ticks(0, 15, 6), (std::vector<double>{0, 2.5, 5, 7.5, 10, 12.5, 15}));

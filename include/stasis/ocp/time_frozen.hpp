@@ -65,7 +65,8 @@ struct ValidationOptions {
   /// equal physical steps over the OCP's physical horizon.
   int steps_per_stage = 1;
   /// Validation::passed: the largest gap and path violation allowed at a physical point, and the
-  /// largest final-state deviation of the re-simulation (issue #5's figures for the hopper).
+  /// largest final-state deviation of the re-simulation (issue #5's figures for the hopper). The
+  /// HTML report checks result.json with the same limits (report::kDeviationLimit/kViolationLimit).
   double constraint_tolerance = 1e-6;
   double deviation_tolerance = 1e-3;
 };
