@@ -356,6 +356,10 @@ SpeedOfTimeDiagnosis diagnose_speed_of_time(const reformulate::TimeFrozenModel& 
   for (int k : ahead)
     if (std::find(at_lower.begin(), at_lower.end(), k) != at_lower.end()) lower_stages.push_back(k);
   if (!upper && lower_stages.empty()) return d;
+  // A stage at s = lower advances its clock by at most lower·L; only a lower bound above the
+  // free-flight speed T_phys/T can push it ahead of its grid. Otherwise the iterate is ahead for
+  // another reason (it is not feasible), and "lower the bound to T_phys/T" would change nothing.
+  if (!upper && lo <= T_phys / T * (1.0 + 1e-9)) return d;
   const std::vector<int>& late = upper ? lagging : ahead;
   d.bound = upper ? "upper" : "lower";
   d.key = "time_freezing.speed_of_time." + d.bound;
