@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <iostream>
@@ -243,18 +244,12 @@ int run_solve(const CommonOptions& o) {
         r.construction_time_s);
     if (!diagnosis.empty()) fmt::print("diagnosis: {}\n", diagnosis.message);
     for (const auto& w : p.trajectory.warnings) fmt::print("warning: {}\n", w);
-    if (v && !v->passed) {
-      std::string list;
-      for (const auto& f : v->failures) list += (list.empty() ? "" : "; ") + f;
-      fmt::print("warning: validation failed: {} (result.json: validation)\n", list);
-    }
-    if (!p.frozen_stages.empty()) {
-      std::string list;
-      for (int k : p.frozen_stages) list += (list.empty() ? "" : ", ") + std::to_string(k);
+    if (v && !v->passed)
+      fmt::print("warning: validation failed: {} (result.json: validation)\n", fmt::join(v->failures, "; "));
+    if (!p.frozen_stages.empty())
       fmt::print("warning: the clock does not advance in stage(s) {} (0-based): their controls have no physical "
                  "meaning\n",
-                 list);
-    }
+                 fmt::join(p.frozen_stages, ", "));
     if (!o.quiet) {
       if (v) fmt::print("validation: {} ({:.3f} s)\n", v->message, v->wall_time_s);
       for (const auto& imp : p.trajectory.impacts)
