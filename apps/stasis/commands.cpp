@@ -61,6 +61,16 @@ void check_speed_of_time(const io::OcpFile& file) {
 }
 
 // DIR/report.html next to result.json; failing here does not fail the run (its results are written).
+// Where a homotopy that did not converge left its residual: the pairs with the largest products,
+// with the block they belong to (an mpcc file has one block, named after its objective).
+void print_largest_pairs(const mpcc::Result& r, bool with_block = true) {
+  if (r.largest_pairs.empty()) return;
+  fmt::print("largest complementarity products (result.json: solver.largest_pairs):\n");
+  for (const auto& p : r.largest_pairs)
+    fmt::print("  {:.2e} = G {:.3e} * H {:.3e}  {}{}\n", p.product(), p.G, p.H,
+               with_block ? p.block + ": " : std::string(), p.pair);
+}
+
 void write_report_for(const std::string& dir, bool quiet) {
   try {
     const std::string path = report::write_report(dir);
@@ -100,6 +110,7 @@ int run_mpcc(const CommonOptions& o) {
   fmt::print("{}: {} (residual {:.2e}, objective {:.10g}) after {} NLP solves, {} IPOPT iterations, {:.3f} s\n",
              r.converged ? "converged" : "NOT converged", r.message, r.residual, r.objective, r.nlp_solves,
              r.nlp_iterations, r.wall_time_s);
+  print_largest_pairs(r, false);
   if (!o.quiet) {
     std::string values;
     for (std::size_t i = 0; i < file.variables.size(); ++i)
@@ -243,6 +254,7 @@ int run_solve(const CommonOptions& o) {
         p.trajectory.impacts.size(), r.nlp_solves(), r.nlp_iterations(), r.solve_time_s,
         r.construction_time_s);
     if (!diagnosis.empty()) fmt::print("diagnosis: {}\n", diagnosis.message);
+    print_largest_pairs(r.homotopy);
     for (const auto& w : p.trajectory.warnings) fmt::print("warning: {}\n", w);
     if (v && !v->passed)
       fmt::print("warning: validation failed: {} (result.json: validation)\n", fmt::join(v->failures, "; "));
@@ -268,6 +280,7 @@ int run_solve(const CommonOptions& o) {
              "iterations, {:.3f} s (construction {:.3f} s)\n",
              r.converged ? "converged" : "NOT converged", r.message, r.objective, r.final_time, r.residual,
              r.nlp_solves(), r.nlp_iterations(), r.solve_time_s, r.construction_time_s);
+  print_largest_pairs(r.homotopy);
   if (!o.quiet) fmt::print("wrote {}/result.json, trajectory.csv, events.csv\n", dir);
   write_report_for(dir, o.quiet);
   return r.converged ? 0 : 1;

@@ -346,7 +346,8 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
     for (std::size_t i = 0; i < n_c; ++i) {
       fe.G.push_back(G[i]);
       fe.H.push_back(H[i]);
-      fe.pair_names.push_back(what + ", component " + std::to_string(i));
+      fe.pair_names.push_back(what + ", component " + std::to_string(i) + " (" + dcs.comp_lambda[i].str() + " ⟂ " +
+                              dcs.comp_theta[i].str() + ")");
     }
   };
   if (!fesd) {

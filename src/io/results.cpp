@@ -60,6 +60,15 @@ json events_json(const model::Pss& m, const std::vector<sim::Event>& events) {
   return a;
 }
 
+// Where a homotopy that did not converge left its residual (mpcc::Result::largest_pairs).
+json largest_pairs_json(const mpcc::Result& r) {
+  json a = json::array();
+  for (const auto& p : r.largest_pairs)
+    a.push_back({{"block", p.block}, {"pair", p.pair}, {"G", number(p.G)}, {"H", number(p.H)},
+                 {"product", number(p.product())}});
+  return a;
+}
+
 std::string status_of(bool converged, bool any_success) {
   return converged ? "converged" : (any_success ? "not_converged" : "failed");
 }
@@ -87,6 +96,7 @@ json simulation_solver(const sim::Result& r) {
                  {"wall_time_s", s.wall_time_s},
                  {"homotopy", homotopy_steps(r.step_results[i])}};
     if (i < r.speed_of_time.size()) step["speed_of_time"] = number(r.speed_of_time[i]);
+    if (!r.step_results[i].largest_pairs.empty()) step["largest_pairs"] = largest_pairs_json(r.step_results[i]);
     steps.push_back(step);
   }
   return {{"nlp_iterations", r.nlp_iterations},
@@ -256,6 +266,7 @@ json ocp_common(const OcpFile& file, const ocp::Result& r) {
                  {"construction_time_s", r.construction_time_s},
                  {"evaluation_time_s", r.homotopy.evaluation_time_s + r.initialization.evaluation_time_s},
                  {"homotopy", homotopy_steps(r.homotopy)}};
+  if (!r.homotopy.largest_pairs.empty()) j["solver"]["largest_pairs"] = largest_pairs_json(r.homotopy);
   if (!r.initialization.steps.empty())
     j["solver"]["initialization"] = {{"method", ocp::to_string(file.initialization.method)},
                                      {"nlp_iterations", r.initialization.nlp_iterations},
@@ -284,6 +295,7 @@ std::string mpcc_result_json(const MpccFile& file, const mpcc::Result& r) {
                  {"evaluation_time_s", r.evaluation_time_s},
                  {"initial_residual", number(r.initial_residual)},
                  {"homotopy", homotopy_steps(r)}};
+  if (!r.largest_pairs.empty()) j["solver"]["largest_pairs"] = largest_pairs_json(r);
   return j.dump(2) + "\n";
 }
 

@@ -385,6 +385,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
   } else {
     res.message = "σ reached its final value but the complementarity residual is above tolerance";
   }
+  if (!res.converged) res.largest_pairs = problem_.largest_products(res.w, Result::kLargestPairs, &par);
   res.wall_time_s = std::chrono::duration<double>(Clock::now() - t_start).count();
   return res;
 }

@@ -145,4 +145,27 @@ void Problem::pair_values(const std::vector<double>& w, std::vector<double>& G_a
   });
 }
 
+std::vector<PairValue> Problem::largest_products(const std::vector<double>& w, std::size_t count,
+                                                const std::vector<double>* parameters) const {
+  std::vector<PairValue> top;
+  if (count == 0) return top;
+  std::size_t b = 0;
+  for_each_block(*this, w, parameters, [&](double, const std::vector<double>& G, const std::vector<double>& H) {
+    const BlockInstance& inst = blocks_[b];
+    const BlockModel& model = kinds_[static_cast<std::size_t>(inst.kind)].model;
+    for (std::size_t i = 0; i < G.size(); ++i) {
+      const double product = G[i] * H[i];
+      if (!(product > 0.0) || (top.size() == count && product <= top.back().product())) continue;
+      PairValue v{inst.label.empty() ? "block " + std::to_string(b) : inst.label,
+                  i < model.pair_names.size() ? model.pair_names[i] : "pair " + std::to_string(i), G[i], H[i]};
+      const auto at = std::upper_bound(top.begin(), top.end(), product,
+                                       [](double p, const PairValue& x) { return p > x.product(); });
+      top.insert(at, std::move(v));
+      if (top.size() > count) top.pop_back();
+    }
+    ++b;
+  });
+  return top;
+}
+
 }  // namespace stasis::mpcc

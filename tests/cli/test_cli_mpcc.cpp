@@ -126,6 +126,30 @@ TEST(CliMpcc, PolishingRowAndRecord) {
   for (const char* x : {"x1", "x2", "x3"}) EXPECT_NEAR(j["variables"][x].get<double>(), 0.0, 1e-9) << x;
 }
 
+// A run that does not converge names the pairs that hold its residual up. ralph2 stopped after its
+// σ = 1 step: the relaxed minimizer is x = y = sqrt(σ) = 1 (the file's header), so its one pair has
+// G = H = 1 and product 1 (to IPOPT's tolerance). A converged run has no such list.
+TEST(CliMpcc, NotConvergedRunNamesItsLargestProducts) {
+  std::string out = temp_dir("largest");
+  CliRun r = run("mpcc " + example("ralph2.yaml") + " --out " + out + " -o options.max_steps=1");
+  ASSERT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("largest complementarity products"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("'[x, y]' (" + example("ralph2.yaml") + ":19:5)"), std::string::npos) << r.output;
+  auto j = read_json(out + "/result.json");
+  const auto& pairs = j["solver"]["largest_pairs"];
+  ASSERT_EQ(pairs.size(), 1u) << j.dump();
+  EXPECT_NEAR(pairs[0]["G"].get<double>(), 1.0, 1e-6);
+  EXPECT_NEAR(pairs[0]["H"].get<double>(), 1.0, 1e-6);
+  EXPECT_NEAR(pairs[0]["product"].get<double>(), j["complementarity_residual"].get<double>(), 1e-15);
+  EXPECT_NE(pairs[0]["pair"].get<std::string>().find("[x, y]"), std::string::npos);
+
+  std::string done = temp_dir("largest_converged");
+  CliRun c = run("mpcc " + example("ralph_example.yaml") + " --out " + done);
+  ASSERT_EQ(c.exit_code, 0) << c.output;
+  EXPECT_EQ(c.output.find("largest complementarity products"), std::string::npos) << c.output;
+  EXPECT_FALSE(read_json(done + "/result.json")["solver"].contains("largest_pairs"));
+}
+
 TEST(CliMpcc, NosnocPresetRunsTheSameProblem) {
   std::string out = temp_dir("nosnoc");
   CliRun r = run("mpcc " + example("bard1.yaml") + " --quiet --out " + out + " -o options.preset=nosnoc");

@@ -317,3 +317,66 @@ TEST(Homotopy, PolishingFallsBackToTheHomotopyWhenABranchIsInfeasible) {
   EXPECT_NEAR(r.w[1], 0.5, 1e-6);
   EXPECT_NEAR(r.objective, 0.36, 1e-9);
 }
+
+// Problem::largest_products: positive products only, largest first, at most `count`, each named by
+// its block label and pair name (unnamed pairs by position). Values chosen by hand.
+TEST(Homotopy, LargestProductsAreSortedAndNamed) {
+  Problem p;
+  Index x = p.add_variables("x", 4, 0.0, kInf, 0.0);
+  sym::Vector xs = sym::symbols("x", 4);
+  BlockModel named;
+  named.name = "named";
+  named.variables = xs;
+  named.G = {xs[0], xs[2]};
+  named.H = {xs[1], xs[3]};
+  named.pair_names = {"first", "second"};
+  p.add_block(p.add_block_kind(named), {x, x + 1, x + 2, x + 3}, {}, {}, {}, "block A");
+  BlockModel plain;
+  plain.name = "plain";
+  plain.variables = {xs[0], xs[3]};
+  plain.G = {xs[0]};
+  plain.H = {xs[3]};
+  p.add_block(p.add_block_kind(plain), {x, x + 3});
+  const std::vector<double> w{2.0, 0.5, 0.0, 3.0};  // products 1, 0, 6
+  const std::vector<PairValue> top = p.largest_products(w, 5);
+  ASSERT_EQ(top.size(), 2u);  // the zero product is not listed
+  EXPECT_EQ(top[0].block, "plain");  // an unlabelled block goes by its kind's name
+  EXPECT_EQ(top[0].pair, "pair 0");
+  EXPECT_DOUBLE_EQ(top[0].product(), 6.0);
+  EXPECT_EQ(top[1].block, "block A");
+  EXPECT_EQ(top[1].pair, "first");
+  EXPECT_DOUBLE_EQ(top[1].G, 2.0);
+  EXPECT_DOUBLE_EQ(top[1].H, 0.5);
+  const std::vector<PairValue> one = p.largest_products(w, 1);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].pair, "pair 0");
+  EXPECT_TRUE(p.largest_products(w, 0).empty());
+}
+
+// A homotopy stopped above its tolerance reports where its residual is; a converged one does not.
+// ralph2 (examples/mpcc/ralph2.yaml): min x² + y² − 4xy, 0 <= x ⟂ y >= 0; the relaxed minimizer at
+// σ = 1 is x = y = sqrt(σ) = 1, so the stopped run's one pair has product 1.
+TEST(Homotopy, ResultListsLargestProductsOnlyWhenNotConverged) {
+  Problem p;
+  Index x = p.add_variables("x", 2, 0.0, kInf, 0.5);
+  sym::Vector xs = sym::symbols("x", 2);
+  BlockModel m;
+  m.name = "ralph2";
+  m.variables = xs;
+  m.objective = xs[0] * xs[0] + xs[1] * xs[1] - 4.0 * xs[0] * xs[1];
+  m.G = {xs[0]};
+  m.H = {xs[1]};
+  m.pair_names = {"x ⟂ y"};
+  p.add_block(p.add_block_kind(m), {x, x + 1}, {}, {}, {}, "ralph2");
+  HomotopyOptions o;
+  o.max_steps = 1;
+  Result stopped = Homotopy(p, o).solve();
+  ASSERT_FALSE(stopped.converged);
+  ASSERT_EQ(stopped.largest_pairs.size(), 1u);
+  EXPECT_EQ(stopped.largest_pairs[0].pair, "x ⟂ y");
+  EXPECT_NEAR(stopped.largest_pairs[0].product(), 1.0, 1e-6);
+  EXPECT_DOUBLE_EQ(stopped.largest_pairs[0].product(), stopped.residual);
+  Result done = Homotopy(p).solve();
+  ASSERT_TRUE(done.converged) << done.message;
+  EXPECT_TRUE(done.largest_pairs.empty());
+}

@@ -52,6 +52,10 @@ struct Result {
   std::vector<StepStats> steps;
   nlp::Multipliers multipliers;  ///< of the last relaxed NLP (for warm starts)
   bool polished = false;  ///< w comes from a successful polishing solve
+  /// Not converged: the pairs with the largest products at w (at most kLargestPairs, largest
+  /// first), i.e. where the residual sits; empty when converged.
+  std::vector<PairValue> largest_pairs;
+  static constexpr std::size_t kLargestPairs = 5;
 };
 
 class Homotopy {

@@ -48,6 +48,15 @@ struct BlockInstance {
   std::string label;
 };
 
+/// One complementarity pair at a point: where it is (the block's label) and what it is (the block
+/// kind's pair name), with its values.
+struct PairValue {
+  std::string block;  ///< BlockInstance::label (or "block N")
+  std::string pair;   ///< BlockModel::pair_names entry (or "pair N")
+  double G = 0.0, H = 0.0;
+  double product() const { return G * H; }
+};
+
 class Problem {
  public:
   Index add_variables(const std::string& name, std::size_t n, double lower = -kInf, double upper = kInf,
@@ -87,6 +96,10 @@ class Problem {
   /// All G and H values at w, in block order.
   void pair_values(const std::vector<double>& w, std::vector<double>& G, std::vector<double>& H,
                    const std::vector<double>* parameters = nullptr) const;
+  /// The `count` pairs with the largest products G·H > 0 at w, largest first: which pairs keep a
+  /// homotopy's residual up (reported when it does not converge).
+  std::vector<PairValue> largest_products(const std::vector<double>& w, std::size_t count,
+                                          const std::vector<double>* parameters = nullptr) const;
 
  private:
   std::vector<double> lower_, upper_, start_, parameter_values_;
