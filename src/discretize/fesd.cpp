@@ -356,15 +356,37 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
                 "stage " + std::to_string(m + 1));
   } else {
     const sym::Vector theta_sum = sum_of(Theta, n_c);
+    // spurious_switches: ignore — the cross pairs (λ of one point, θ of another) weighted by the
+    // relevance at θ's point, so a sign change that does not change the field may fall inside the
+    // element; the pairs of one point (λ_m ⟂ θ_m) stay as they are and keep α determined.
+    const bool weigh = opt.spurious_switches == SpuriousSwitches::Ignore && !dcs.comp_relevance.empty();
+    std::vector<sym::Vector> Weighted = Theta;
+    if (weigh)
+      for (std::size_t m = 0; m < Theta.size(); ++m) {
+        const sym::Vector r = at_point(dcs.comp_relevance, Xalg[m], S.u, S.Z[m]);
+        for (std::size_t i = 0; i < n_c; ++i) Weighted[m][i] = Theta[m][i] * r[i];
+      }
+    // Θ paired with the λ of point mp (0 = element start, m + 1 = stage point m).
+    auto theta_for = [&](std::size_t mp, std::size_t m) -> const sym::Vector& {
+      return weigh && mp != m + 1 ? Weighted[m] : Theta[m];
+    };
     switch (opt.cross_complementarity) {
       case CrossComplementarity::StageStage:
         for (std::size_t mp = 0; mp < Lambda.size(); ++mp)
           for (std::size_t m = 0; m < Theta.size(); ++m)
-            add_pairs(Lambda[mp], Theta[m], "λ point " + std::to_string(mp) + " ⟂ θ stage " + std::to_string(m + 1));
+            add_pairs(Lambda[mp], theta_for(mp, m),
+                      "λ point " + std::to_string(mp) + " ⟂ θ stage " + std::to_string(m + 1));
         break;
       case CrossComplementarity::FeStage:
-        for (std::size_t mp = 0; mp < Lambda.size(); ++mp)
-          add_pairs(Lambda[mp], theta_sum, "λ point " + std::to_string(mp) + " ⟂ Σθ");
+        for (std::size_t mp = 0; mp < Lambda.size(); ++mp) {
+          sym::Vector sum = theta_sum;
+          if (weigh) {
+            std::vector<sym::Vector> parts;
+            for (std::size_t m = 0; m < Theta.size(); ++m) parts.push_back(theta_for(mp, m));
+            sum = sum_of(parts, n_c);
+          }
+          add_pairs(Lambda[mp], sum, "λ point " + std::to_string(mp) + " ⟂ Σθ");
+        }
         break;
       case CrossComplementarity::StageFe: {
         sym::Vector lambda_sum = sum_of(Lambda, n_c);

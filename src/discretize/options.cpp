@@ -38,6 +38,7 @@ const char* to_string(PathAt p) {
   }
   return "?";
 }
+const char* to_string(SpuriousSwitches s) { return s == SpuriousSwitches::Ignore ? "ignore" : "detect"; }
 
 namespace {
 
@@ -109,6 +110,15 @@ std::vector<OptionInfo> make_table() {
                "stasis extension: per element, λ must not start decreasing from a zero and θ extrapolated to the "
                "element end must be >= 0, which pins the exit from a sliding mode (FESD alone does not)",
                [](O& o, const std::string& v) { o.exit_conditions = parse_bool("exit_conditions", v); }});
+  t.push_back({"spurious_switches", "detect",
+               "stasis extension for time-freezing models (dcs: step, lifted): detect (every sign change of a "
+               "switching function at an element boundary, nosnoc) or ignore (one that does not change the field, "
+               "e.g. a foot's normal velocity at the top of a flight, may fall inside an element; fe_stage or "
+               "stage_stage cross complementarity)",
+               [](O& o, const std::string& v) {
+                 o.spurious_switches =
+                     parse_enum("spurious_switches", v, {SpuriousSwitches::Detect, SpuriousSwitches::Ignore});
+               }});
   t.push_back({"path_at", "stage_ends",
                "where path constraints hold: stage_ends, elements (every element end) or stage_points (every RK stage "
                "point; integral representation)",
@@ -143,6 +153,11 @@ void Options::validate() const {
     throw Error("option 'step_bounds' (γ_h) must lie in [0, 1], not " + std::to_string(step_bounds));
   if (!(step_penalty >= 0.0)) throw Error("option 'step_penalty' must be >= 0");
   if (!(step_equilibration_sigma > 0.0)) throw Error("option 'step_equilibration_sigma' must be > 0");
+  if (spurious_switches == SpuriousSwitches::Ignore && cross_complementarity != CrossComplementarity::FeStage &&
+      cross_complementarity != CrossComplementarity::StageStage)
+    throw Error(std::string("option 'spurious_switches: ignore' weights the cross complementarity of each stage "
+                            "point's θ, which cross_complementarity ") +
+                to_string(cross_complementarity) + " sums: use fe_stage or stage_stage");
   if (path_at == PathAt::StagePoints && effective_representation() != Representation::Integral)
     throw Error("option 'path_at: stage_points' needs stage states as variables: use representation: integral with "
                 "radau_iia or gauss_legendre");

@@ -102,9 +102,21 @@ Dcs to_dcs(const model::Pss& pss, DcsMode mode) {
   add_z(d, lambda_p, "lambda_p", 0.0, kInf, 0.5);
   for (std::size_t i = 0; i < 2 * n_alpha; ++i) d.boundary_z.push_back(static_cast<int>(n_alpha + i));
   sym::Vector lifted_equations;
+  sym::Vector relevance;
+  bool any_relevance = false;
   std::size_t offset = 0;
   for (std::size_t s = 0; s < pss.subsystems.size(); ++s) {
     const model::Subsystem& sub = pss.subsystems[s];
+    if (sub.lifting && !sub.lifting->relevance.empty()) {
+      if (sub.lifting->relevance.size() != sub.switching.size())
+        throw Error("model '" + pss.name + "': subsystem " + std::to_string(s) + " gives " +
+                    std::to_string(sub.lifting->relevance.size()) + " relevance expressions for " +
+                    std::to_string(sub.switching.size()) + " switching functions");
+      relevance.insert(relevance.end(), sub.lifting->relevance.begin(), sub.lifting->relevance.end());
+      any_relevance = true;
+    } else {
+      for (std::size_t j = 0; j < sub.switching.size(); ++j) relevance.push_back(sym::Expr(1.0));
+    }
     if (sub.lifting && !sub.lifting->variables) {
       // Lifted fields with θ_i(α) as expressions: the β definitions substituted one after the
       // other (each may use earlier ones), then into the weights. No algebraic θ, β and no
@@ -186,6 +198,10 @@ Dcs to_dcs(const model::Pss& pss, DcsMode mode) {
   d.comp_lambda.insert(d.comp_lambda.end(), lambda_p.begin(), lambda_p.end());
   d.comp_theta = alpha;
   for (const auto& a : alpha) d.comp_theta.push_back(1.0 - a);
+  if (any_relevance) {
+    d.comp_relevance = relevance;
+    d.comp_relevance.insert(d.comp_relevance.end(), relevance.begin(), relevance.end());
+  }
   evaluate_lifted(d, d.z_start);
   return d;
 }

@@ -173,6 +173,16 @@ void lifted_regions(model::Subsystem& sub, TimeFrozenModel& tf, const sym::Vecto
     tf.region_friction_sign.push_back({1});
     tf.region_friction_sign.push_back({-1});
   }
+  // Relevance of each step function (model::StepLifting::relevance), |∂θ/∂α| up to positive
+  // factors: the gap's α matters only while the normal velocity is negative (1 − αv), the normal
+  // velocity's only while the gap is (1 − αq), the tangential one only in the auxiliary region.
+  l.relevance.assign(sub.switching.size(), sym::Expr(1.0));
+  for (std::size_t i = 0; i < nc; ++i) {
+    l.relevance[i] = 1.0 - av(i);
+    l.relevance[nc + i] = 1.0 - aq(i);
+    if (tangential_index[i] >= 0)
+      l.relevance[static_cast<std::size_t>(tangential_index[i])] = (1.0 - aq(i)) * (1.0 - av(i));
+  }
   sub.lifting = std::move(l);
 }
 

@@ -469,6 +469,18 @@ TEST(OcpErrors, Constraints) {
                      "p.yaml:13:18: error: 'path_at' is written as 'at' under ocp.constraints");
 }
 
+TEST(OcpErrors, SpuriousSwitchesNeedsAStagewiseCrossComplementarity) {
+  const std::string e =
+      ocp_error(ocp("  horizon: 1\n", "discretization: {spurious_switches: ignore, cross_complementarity: fe_fe}\n"));
+  EXPECT_NE(e.find("option 'spurious_switches: ignore' weights the cross complementarity of each stage point's θ, "
+                   "which cross_complementarity fe_fe sums: use fe_stage or stage_stage"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(ocp_error(ocp("  horizon: 1\n", "discretization: {spurious_switches: sometimes}\n"))
+                .find("option 'spurious_switches': unknown value 'sometimes'; allowed: detect, ignore"),
+            std::string::npos);
+}
+
 // ---- overrides ----
 
 TEST(ModelFileOverrideErrors, UnknownKeysNameTheOverride) {

@@ -300,3 +300,42 @@ TEST(TimeFreezingSim, SeedBouncingBall) {
   }
   EXPECT_EQ(equal, 8);
 }
+
+// discretization.spurious_switches: a ball thrown up (q0 = 1, v0 = 1, g = 9.81, one step of 0.3 with
+// 3 elements) passes the top of its flight at t = 1/g = 0.1019368, where the normal velocity's
+// switching function changes sign while the gap is positive: θ_ode = 1 on both sides, the same
+// field. `detect` (nosnoc) still puts an element boundary there; `ignore` leaves the elements
+// equal (0.1 each, the step equilibration's choice). Free flight is quadratic, so both end at the
+// exact state q = 1 + 0.3 − g·0.09/2, v = 1 − 0.3 g, up to the relaxation's trace of the auxiliary
+// field (θ_aux ~ 1e-10 times a_n = 100 over 0.3: 5e-9 measured; 1e-7).
+TEST(TimeFreezingSim, SpuriousSwitchAtTheTopOfAFlight) {
+  model::Cls c;
+  sym::Vector q = c.add_positions({"q"});
+  c.add_velocities({"v"});
+  c.forces = {-9.81};
+  c.add_contact(q[0]);
+  c.x0 = {1.0, 1.0};
+  const reformulate::TimeFrozenModel m = reformulate::time_freezing(c, {});
+  for (auto mode : {discretize::SpuriousSwitches::Detect, discretize::SpuriousSwitches::Ignore}) {
+    SCOPED_TRACE(discretize::to_string(mode));
+    sim::Options o;
+    o.horizon = 0.3;
+    o.steps = 1;
+    o.discretization.elements = 3;
+    o.discretization.dcs = reformulate::DcsMode::Step;
+    o.discretization.spurious_switches = mode;
+    const sim::Result r = sim::simulate(m.pss, o);
+    ASSERT_TRUE(r.converged) << r.message;
+    ASSERT_EQ(r.time.size(), 4u);
+    EXPECT_NEAR(r.states.back()[0], 1.0 + 0.3 - 9.81 * 0.09 / 2, 1e-7);
+    EXPECT_NEAR(r.states.back()[1], 1.0 - 0.3 * 9.81, 1e-7);
+    double closest_to_top = 1.0;
+    for (double t : r.time) closest_to_top = std::min(closest_to_top, std::fabs(t - 1.0 / 9.81));
+    if (mode == discretize::SpuriousSwitches::Detect) {
+      EXPECT_LT(closest_to_top, 1e-6);
+    } else {
+      EXPECT_NEAR(r.time[1], 0.1, 1e-6);
+      EXPECT_NEAR(r.time[2], 0.2, 1e-6);
+    }
+  }
+}

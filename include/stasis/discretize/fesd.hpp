@@ -33,11 +33,16 @@ enum class StepEquilibration {
   LinearComplementarity
 };
 enum class PathAt { StageEnds, Elements, StagePoints };
+/// A sign change of a switching function that does not change the field (reformulate::Dcs::
+/// comp_relevance is 0 there): Detect puts it at an element boundary like every switch (nosnoc);
+/// Ignore weights the cross complementarity by the relevance, so it may fall inside an element.
+enum class SpuriousSwitches { Detect, Ignore };
 
 const char* to_string(Representation);
 const char* to_string(CrossComplementarity);
 const char* to_string(StepEquilibration);
 const char* to_string(PathAt);
+const char* to_string(SpuriousSwitches);
 
 /// The `discretization:` options (PROBLEM_FORMAT.md), nosnoc M-new defaults (fesd.md §5.8).
 struct Options {
@@ -55,6 +60,9 @@ struct Options {
   PathAt path_at = PathAt::StageEnds;
   /// stasis extension: conditions that pin the exit from a sliding mode (docs/guide-pss.md).
   bool exit_conditions = false;
+  /// stasis extension (docs/guide-cls.md "Spurious switches"): time-freezing models in the lifted
+  /// step form; needs cross_complementarity fe_stage or stage_stage.
+  SpuriousSwitches spurious_switches = SpuriousSwitches::Detect;
 
   /// Throws stasis::Error naming the option when a value is out of range or a combination is not
   /// available (e.g. the integral representation with a Lobatto scheme is switched to

@@ -30,6 +30,12 @@ struct StepLifting {
   /// of α as in the plain step form, with these fields (no algebraic θ, β and no lifting
   /// equations). See reformulate::TimeFreezingOptions::lifted_variables (issue #4).
   bool variables = true;
+  /// Optional, one per switching function (empty = none): r_j(α) >= 0, zero where the fields do
+  /// not depend on α_j, so that a sign change of c_j there is a spurious switch (the field is the
+  /// same on both sides). Time-freezing: the foot's normal velocity at the top of a flight (θ_ode =
+  /// 1 for either sign while the gap is positive). FESD with discretization.spurious_switches:
+  /// ignore weights the cross complementarity of c_j by r_j (discretize/fesd.hpp).
+  sym::Vector relevance;
 };
 
 /// A vector-valued quantity that must not reverse within a finite element while the element

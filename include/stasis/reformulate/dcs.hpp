@@ -39,6 +39,10 @@ struct Dcs {
   /// Complementarity at a stage point, componentwise: comp_lambda_i ⟂ comp_theta_i. Stewart:
   /// (λ, θ); Heaviside: ([λn; λp], [α; 1−α]).
   sym::Vector comp_lambda, comp_theta;
+  /// Heaviside with a lifted subsystem that gives model::StepLifting::relevance: per complementarity
+  /// component, r_j(z) of its switching function (the same for λn and λp; 1 for other subsystems);
+  /// empty otherwise. Used by FESD's cross complementarity with spurious_switches: ignore.
+  sym::Vector comp_relevance;
   sym::Vector switching;   ///< all c(x) (Heaviside) or indicator functions g (Stewart), for events
   sym::Vector theta;       ///< Filippov multipliers θ as expressions of z (variables or products of α)
   std::vector<int> theta_subsystem;  ///< subsystem of each θ component
