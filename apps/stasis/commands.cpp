@@ -214,8 +214,11 @@ int run_solve(const CommonOptions& o) {
     fmt::print("MPCC: {} variables, {} constraints, {} complementarity pairs\n", P.n_variables(), P.n_constraints(),
                P.n_pairs());
     const ocp::InitializationOptions& init = oo.initialization;
-    if (init.method == ocp::InitializationOptions::Method::Smoothed)
-      fmt::print("initialization: smoothed standard time stepping (G·H = σ, σ from {:g} to {:g}{}), steps i0, i1, ...\n",
+    if (init.method != ocp::InitializationOptions::Method::Nominal)
+      fmt::print("initialization: {}σ from {:g} to {:g}{}), steps i0, i1, ...\n",
+                 init.method == ocp::InitializationOptions::Method::Smoothed
+                     ? "smoothed standard time stepping (G·H = σ, "
+                     : "the relaxed homotopy (",
                  init.sigma0, init.sigma_final,
                  init.omit_path_constraints.empty()
                      ? std::string()

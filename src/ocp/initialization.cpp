@@ -8,7 +8,12 @@
 namespace stasis::ocp {
 
 const char* to_string(InitializationOptions::Method method) {
-  return method == InitializationOptions::Method::Smoothed ? "smoothed" : "nominal";
+  switch (method) {
+    case InitializationOptions::Method::Smoothed: return "smoothed";
+    case InitializationOptions::Method::Relaxed: return "relaxed";
+    case InitializationOptions::Method::Nominal: break;
+  }
+  return "nominal";
 }
 
 namespace {
@@ -38,13 +43,16 @@ std::vector<InitializationOptionInfo> make_table() {
     t.push_back({name, def, doc, [field, name](O& o, const std::string& v) { o.*field = util::parse_number(name, v); }});
   };
   t.push_back({"method", "nominal",
-               "start of the homotopy: nominal (states at x0, controls at their start values) or smoothed "
+               "start of the homotopy: nominal (states at x0, controls at their start values), smoothed "
                "(phase 1: standard time stepping with G·H = σ from the nominal guess, then the homotopy "
-               "from its solution; set homotopy.sigma0 near sigma_final)",
+               "from its solution; set homotopy.sigma0 near sigma_final) or relaxed (phase 1: the homotopy "
+               "itself without omit_path_constraints, from the nominal guess; then the homotopy with them "
+               "from its solution; set homotopy.sigma0 below sigma_final)",
                [](O& o, const std::string& v) {
                  if (v == "nominal") o.method = O::Method::Nominal;
                  else if (v == "smoothed") o.method = O::Method::Smoothed;
-                 else throw Error("option 'method': unknown value '" + v + "'; allowed: nominal, smoothed");
+                 else if (v == "relaxed") o.method = O::Method::Relaxed;
+                 else throw Error("option 'method': unknown value '" + v + "'; allowed: nominal, smoothed, relaxed");
                }});
   num("sigma0", &O::sigma0, "0.01", "first σ of phase 1 (> 0)");
   num("kappa", &O::kappa, "0.1", "phase-1 σ update factor in (0, 1): σ ← κσ");

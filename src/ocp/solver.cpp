@@ -37,14 +37,17 @@ std::vector<double> nominal_start(mpcc::Homotopy& h, std::size_t n_variables) {
   return {full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n_variables)};
 }
 
-// Phase 1: standard time stepping, G·H = σ from sigma0 to sigma_final, no polishing.
+// Phase 1, without the omitted path constraints, σ from sigma0 to sigma_final, no polishing:
+// standard time stepping with G·H = σ (Smoothed) or the homotopy's own transcription and relaxation
+// (Relaxed).
 std::unique_ptr<Phase1> make_phase1(const reformulate::Dcs& dcs, const discretize::OcpSpec& spec,
                                     const Options& options) {
   const InitializationOptions& init = options.initialization;
   init.validate();
+  const bool smoothed = init.method == InitializationOptions::Method::Smoothed;
   auto p = std::make_unique<Phase1>();
   discretize::Options disc = options.discretization;
-  disc.fesd = false;
+  if (smoothed) disc.fesd = false;
   discretize::OcpSpec phase1_spec = spec;
   if (!init.omit_path_constraints.empty()) {
     std::vector<bool> omit(spec.path.size(), false);
@@ -68,14 +71,16 @@ std::unique_ptr<Phase1> make_phase1(const reformulate::Dcs& dcs, const discretiz
   }
   p->tr = discretize::transcribe(dcs, phase1_spec, disc);
   mpcc::HomotopyOptions h = options.homotopy;
-  h.relaxation = mpcc::Relaxation::ScholtesEq;
-  h.steering = mpcc::Steering::Direct;
+  if (smoothed) {
+    h.relaxation = mpcc::Relaxation::ScholtesEq;
+    h.steering = mpcc::Steering::Direct;
+  }
   h.update = mpcc::SigmaUpdate::Linear;
   h.sigma0 = init.sigma0;
   h.kappa = init.kappa;
   h.sigma_final = init.sigma_final;
-  // With G·H = σ the residual is σ: stop once σ has reached sigma_final (the margin absorbs
-  // rounding of the σ sequence).
+  // With G·H = σ the residual is σ (with G·H <= σ at most σ): stop once σ has reached sigma_final
+  // (the margin absorbs rounding of the σ sequence).
   h.complementarity_tol = 1.5 * init.sigma_final;
   h.max_steps = 0;
   h.polish = false;
@@ -107,7 +112,7 @@ Solver::Solver(const reformulate::Dcs& dcs, const discretize::OcpSpec& spec, con
   impl_->tr = discretize::transcribe(dcs_, spec_, options_.discretization);
   impl_->homotopy = std::make_unique<mpcc::Homotopy>(impl_->tr.problem, options_.homotopy);
   impl_->nominal = nominal_start(*impl_->homotopy, impl_->tr.problem.n_variables());
-  if (options_.initialization.method == InitializationOptions::Method::Smoothed)
+  if (options_.initialization.method != InitializationOptions::Method::Nominal)
     impl_->phase1 = make_phase1(dcs_, spec_, options_);
   impl_->modes = std::make_unique<sim::ModeMonitor>(dcs_);
   impl_->construction_time = std::chrono::duration<double>(Clock::now() - t0).count();

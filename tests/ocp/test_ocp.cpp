@@ -241,3 +241,27 @@ TEST(Ocp, SmoothedInitializationReachesTheR3Optimum) {
   ocp::Result again = solver.solve_from(r.w);
   EXPECT_TRUE(again.initialization.steps.empty());
 }
+
+// The relaxed phase 1 (InitializationOptions::Relaxed) is the homotopy itself, FESD and G·H <= σ
+// (σ = 1, 0.1, 0.01, 0.001: 4 steps); the homotopy goes on from σ = 1e-4 and reaches the same R3
+// optimum (fesd.md R3, 1e-6). Phase 1 has the homotopy's transcription: its solution has as many
+// variables (the standard time stepping of the smoothed phase 1 has no step lengths).
+TEST(Ocp, RelaxedInitializationReachesTheR3Optimum) {
+  reformulate::Dcs dcs = sign_system(-1.4);
+  ocp::Options o = r3_options();
+  o.homotopy.sigma0 = 1e-4;
+  o.initialization.method = ocp::InitializationOptions::Method::Relaxed;
+  o.initialization.sigma0 = 1.0;
+  o.initialization.sigma_final = 1e-3;
+  ocp::Solver solver(dcs, r3_spec(dcs), o);
+  ocp::Result r = solver.solve();
+  ASSERT_TRUE(r.converged) << r.message;
+  EXPECT_NEAR(r.states[0][0], (9.0 - std::sqrt(417.0)) / 8.0, 1e-6);
+  EXPECT_NEAR(r.objective, 1.5237727753749573, 1e-8);
+  ASSERT_EQ(r.initialization.steps.size(), 4u);
+  EXPECT_NEAR(r.initialization.steps.back().sigma, 1e-3, 1e-12);
+  EXPECT_LE(r.initialization.residual, 1e-3 * (1 + 1e-9));
+  EXPECT_EQ(r.initialization.w.size(), solver.transcription().problem.n_variables());
+  EXPECT_NEAR(r.homotopy.steps.front().sigma, 1e-4, 1e-15);
+  EXPECT_EQ(std::string(ocp::to_string(o.initialization.method)), "relaxed");
+}

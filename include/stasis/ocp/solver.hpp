@@ -28,6 +28,12 @@ struct InitializationOptions {
     /// contact in time-frozen models), so the relaxed problems cannot switch auxiliary fields on
     /// far from a contact as the inequality relaxation can.
     Smoothed,
+    /// Phase 1: the homotopy itself (the same discretization, relaxation and steering) without
+    /// the omit_path_constraints, σ from sigma0 down to sigma_final, from the nominal guess; the
+    /// homotopy with every constraint starts from its solution (at homotopy.sigma0). For
+    /// obstacles that the nominal guess cannot get around but a relaxed solution can be moved
+    /// over while σ is still large.
+    Relaxed,
   };
   Method method = Method::Nominal;
   double sigma0 = 1e-2;
