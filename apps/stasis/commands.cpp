@@ -60,7 +60,6 @@ void check_speed_of_time(const io::OcpFile& file) {
   }
 }
 
-// DIR/report.html next to result.json; failing here does not fail the run (its results are written).
 // Where a homotopy that did not converge left its residual: the pairs with the largest products,
 // with the block they belong to (an mpcc file has one block, named after its objective).
 void print_largest_pairs(const mpcc::Result& r, bool with_block = true) {
@@ -71,6 +70,7 @@ void print_largest_pairs(const mpcc::Result& r, bool with_block = true) {
                with_block ? p.block + ": " : std::string(), p.pair);
 }
 
+// DIR/report.html next to result.json; failing here does not fail the run (its results are written).
 void write_report_for(const std::string& dir, bool quiet) {
   try {
     const std::string path = report::write_report(dir);

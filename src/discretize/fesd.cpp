@@ -355,7 +355,6 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
       add_pairs(Lambda[static_cast<std::size_t>(m) + 1], Theta[static_cast<std::size_t>(m)],
                 "stage " + std::to_string(m + 1));
   } else {
-    const sym::Vector theta_sum = sum_of(Theta, n_c);
     // spurious_switches: ignore — the cross pairs (λ of one point, θ of another) weighted by the
     // relevance at θ's point, so a sign change that does not change the field may fall inside the
     // element; the pairs of one point (λ_m ⟂ θ_m) stay as they are and keep α determined.
@@ -379,13 +378,9 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
         break;
       case CrossComplementarity::FeStage:
         for (std::size_t mp = 0; mp < Lambda.size(); ++mp) {
-          sym::Vector sum = theta_sum;
-          if (weigh) {
-            std::vector<sym::Vector> parts;
-            for (std::size_t m = 0; m < Theta.size(); ++m) parts.push_back(theta_for(mp, m));
-            sum = sum_of(parts, n_c);
-          }
-          add_pairs(Lambda[mp], sum, "λ point " + std::to_string(mp) + " ⟂ Σθ");
+          std::vector<sym::Vector> parts;
+          for (std::size_t m = 0; m < Theta.size(); ++m) parts.push_back(theta_for(mp, m));
+          add_pairs(Lambda[mp], sum_of(parts, n_c), "λ point " + std::to_string(mp) + " ⟂ Σθ");
         }
         break;
       case CrossComplementarity::StageFe: {
@@ -395,7 +390,7 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
         break;
       }
       case CrossComplementarity::FeFe:
-        add_pairs(sum_of(Lambda, n_c), theta_sum, "Σλ ⟂ Σθ");
+        add_pairs(sum_of(Lambda, n_c), sum_of(Theta, n_c), "Σλ ⟂ Σθ");
         break;
     }
   }
