@@ -34,10 +34,11 @@ void print_step_header() {
 }
 
 void print_step(const mpcc::StepStats& s) {
-  // A polishing solve has no σ: its row says "polish" there. Phase-1 steps are numbered i0, i1, ...
+  // A polishing solve has no σ: its row says "polish" there; a step of the ℓ1-penalty finish shows
+  // its σ_p as "p1.00e-02". Phase-1 steps are numbered i0, i1, ...
   fmt::print("{:>4}  {:>9}  {:>9.2e}  {:>14.7e}  {:>5}  {:<34} {:>7.3f}s\n",
              s.initialization ? fmt::format("i{}", s.step) : std::to_string(s.step),
-             s.polish ? std::string("polish") : fmt::format("{:.2e}", s.sigma), s.residual, s.objective, s.iterations,
+             s.polish ? std::string("polish") : fmt::format("{}{:.2e}", s.penalty ? "p" : "", s.sigma), s.residual, s.objective, s.iterations,
              nlp::to_string(s.status), s.wall_time_s);
   std::fflush(stdout);
 }

@@ -27,6 +27,7 @@ json homotopy_steps(const mpcc::Result& r) {
                  {"status", nlp::to_string(s.status)},
                  {"wall_time_s", s.wall_time_s}};
     if (s.polish) step["polish"] = true;
+    if (s.penalty) step["penalty"] = true;
     steps.push_back(step);
   }
   return steps;

@@ -26,6 +26,7 @@ struct Homotopy::Impl {
   Index sigma_param = -1, weight_param = -1, scale_param = -1;
   std::vector<Index> elastic_variables;  // all elastic variables of the relaxed NLP
   std::unique_ptr<detail::Polisher> polisher;  // built on the first polishing solve
+  std::unique_ptr<Homotopy> penalty;  // the ℓ1-penalty finish, built on its first use
 };
 
 Homotopy::Homotopy(const Problem& problem, const HomotopyOptions& options)
@@ -231,6 +232,61 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
   int i = 0;
   int polish_solves = 0;
   bool polish_tried = false;  // at the current w
+  int penalty_solves = 0;
+  bool penalty_tried = false;  // at the current w
+  auto wants_penalty = [&](double residual) {
+    return options_.penalty_finish && residual > options_.complementarity_tol &&
+           residual <= options_.penalty_finish_threshold;
+  };
+  // The ℓ1-penalty finish from w (its steps are reported as this homotopy's); on convergence w
+  // becomes its solution and res.residual its residual.
+  auto try_penalty = [&]() {
+    penalty_tried = true;
+    double left = 0.0;
+    if (options_.timeout_s > 0) {
+      left = options_.timeout_s - std::chrono::duration<double>(Clock::now() - t_start).count();
+      if (left <= 0) return false;
+    }
+    if (!impl_->penalty || options_.timeout_s > 0) {
+      HomotopyOptions po = options_;
+      po.relaxation = Relaxation::Ell1Penalty;
+      po.steering = Steering::Direct;
+      po.sigma0 = options_.penalty_finish_sigma0;
+      po.update = SigmaUpdate::Linear;
+      po.max_steps = 0;
+      po.polish = false;
+      po.penalty_finish = false;
+      po.timeout_s = left;
+      impl_->penalty = std::make_unique<Homotopy>(problem_, po);
+    }
+    Homotopy& finish = *impl_->penalty;
+    // The caller may have changed bounds (e.g. a fixed x0) and parameters on this relaxed NLP.
+    nlp::Problem& pn = finish.relaxed();
+    std::copy(nlp.variable_lower().begin(), nlp.variable_lower().begin() + static_cast<std::ptrdiff_t>(n_w),
+              pn.variable_lower().begin());
+    std::copy(nlp.variable_upper().begin(), nlp.variable_upper().begin() + static_cast<std::ptrdiff_t>(n_w),
+              pn.variable_upper().begin());
+    std::copy(par.begin(), par.end(), pn.parameters().begin());
+    finish.on_step = [&](const StepStats& s) {
+      StepStats st = s;
+      st.step = static_cast<int>(res.steps.size());
+      st.penalty = true;
+      res.steps.push_back(st);
+      if (on_step) on_step(st);
+    };
+    Result fr = finish.solve(mpcc_part(w));
+    finish.on_step = nullptr;
+    penalty_solves += fr.nlp_solves;
+    res.nlp_iterations += fr.nlp_iterations;
+    res.evaluation_time_s += fr.evaluation_time_s;
+    if (!fr.converged) return false;
+    std::copy(fr.w.begin(), fr.w.end(), w.begin());
+    res.residual = fr.residual;
+    res.last_status = fr.last_status;
+    res.penalty_finished = true;
+    res.last_iterate = fr.w;
+    return true;
+  };
   auto wants_polish = [&](double residual) {
     return options_.polish && residual > options_.complementarity_tol && residual <= options_.polish_threshold;
   };
@@ -327,6 +383,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
     if (!failed || nosnoc) {
       w = sr.w;
       polish_tried = false;
+      penalty_tried = false;
       previous = sr.multipliers;
       have_previous = true;
     }
@@ -355,6 +412,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
     if (on_step) on_step(st);
     ++i;
     if (!failed && !timeout && wants_polish(r) && try_polish()) r = res.residual;
+    if (!failed && !timeout && !res.polished && wants_penalty(r) && try_penalty()) r = res.residual;
   }
   // A failed step leaves w at the last good iterate, which may be close enough to its branch.
   if (failed && !nosnoc && !timeout && !polish_tried && have_previous) {
@@ -364,7 +422,14 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
       r = res.residual;
     }
   }
-  res.nlp_solves = i + polish_solves;
+  if (failed && !nosnoc && !timeout && !res.polished && !penalty_tried && have_previous) {
+    const double r_good = problem_.complementarity_residual(mpcc_part(w), &par);
+    if (wants_penalty(r_good) && try_penalty()) {
+      failed = false;
+      r = res.residual;
+    }
+  }
+  res.nlp_solves = i + polish_solves + penalty_solves;
   res.w = mpcc_part(w);
   if (res.last_iterate.empty()) res.last_iterate = res.w;
   res.multipliers = previous;
@@ -375,7 +440,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
   if (res.converged) {
     char buf[128];
     std::snprintf(buf, sizeof buf, "complementarity residual %.2e <= %.2e%s", r, options_.complementarity_tol,
-                  res.polished ? " (active-set polishing)" : "");
+                  res.polished ? " (active-set polishing)" : (res.penalty_finished ? " (l1-penalty finish)" : ""));
     res.message = buf;
   } else if (timeout) {
     res.message = "time limit reached";

@@ -105,6 +105,16 @@ std::vector<OptionInfo> make_table() {
                [](O& o, const std::string& v) { o.polish = parse_bool("polish", v); }});
   num("polish_threshold", &O::polish_threshold, "1e-3",
       "largest complementarity residual of a step from which polishing is tried (> 0)");
+  t.push_back({"penalty_finish", "false",
+               "ℓ1-penalty finish: after a successful step with residual <= penalty_finish_threshold, go on from "
+               "its point with the ℓ1 penalty (objective + Σ G·H/σ_p, no complementarity rows), σ_p from "
+               "penalty_finish_sigma0 by kappa; stop if that reaches complementarity_tol, else go on with the "
+               "homotopy",
+               [](O& o, const std::string& v) { o.penalty_finish = parse_bool("penalty_finish", v); }});
+  num("penalty_finish_threshold", &O::penalty_finish_threshold, "1e-8",
+      "largest complementarity residual of a step from which the ℓ1-penalty finish starts (> 0)");
+  num("penalty_finish_sigma0", &O::penalty_finish_sigma0, "0.01",
+      "first σ_p of the ℓ1-penalty finish (penalty weight 1/σ_p; > 0)");
   t.push_back({"preset", "default",
                "default (stasis's settings) or nosnoc (nosnoc's homotopy and IPOPT settings exactly); the preset is "
                "applied first, then the other options",
@@ -165,6 +175,7 @@ void apply_preset(HomotopyOptions& o, const std::string& preset) {
     o.tol = 1e-12;
     o.acceptable_tol = 1e-6;
     o.polish = false;
+    o.penalty_finish = false;
     o.preset = "nosnoc";
   } else if (preset == "default") {
     HomotopyOptions d;
@@ -191,6 +202,9 @@ void HomotopyOptions::validate() const {
   if (!(acceptable_tol > 0)) bad("acceptable_tol", "must be positive");
   if (timeout_s < 0) bad("timeout", "must be >= 0");
   if (!(polish_threshold > 0)) bad("polish_threshold", "must be positive");
+  if (!(penalty_finish_threshold > 0)) bad("penalty_finish_threshold", "must be positive");
+  if (!(penalty_finish_sigma0 > 0) || !std::isfinite(penalty_finish_sigma0))
+    bad("penalty_finish_sigma0", "must be a positive finite number");
   if (relaxation == Relaxation::Ell1Penalty && steering != Steering::Direct)
     bad("steering", "must be direct with relaxation ell1_penalty (the penalty has no relaxed rows to steer)");
 }

@@ -59,6 +59,18 @@ std::vector<InitializationOptionInfo> make_table() {
   num("sigma_final", &O::sigma_final, "1e-06", "last σ of phase 1 (> 0, <= sigma0)");
   t.push_back({"max_iter", "0", "IPOPT iteration limit per phase-1 step; 0 = homotopy.max_iter",
                [](O& o, const std::string& v) { o.max_iter = util::parse_int("max_iter", v); }});
+  t.push_back({"relaxation", "homotopy",
+               "relaxation of the relaxed phase 1: homotopy (the same as homotopy.relaxation), "
+               "scholtes_ineq, scholtes_eq or ell1_penalty (the smoothed phase 1 always uses G·H = σ)",
+               [](O& o, const std::string& v) {
+                 if (v == "homotopy") o.relaxation.reset();
+                 else if (v == "scholtes_ineq") o.relaxation = mpcc::Relaxation::ScholtesIneq;
+                 else if (v == "scholtes_eq") o.relaxation = mpcc::Relaxation::ScholtesEq;
+                 else if (v == "ell1_penalty") o.relaxation = mpcc::Relaxation::Ell1Penalty;
+                 else
+                   throw Error("option 'relaxation': unknown value '" + v +
+                               "'; allowed: homotopy, scholtes_ineq, scholtes_eq, ell1_penalty");
+               }});
   t.push_back({"omit_path_constraints", "[]",
                "positions (0-based) in ocp.constraints.path of the constraints phase 1 leaves out, e.g. "
                "obstacles the nominal guess cannot get around; the homotopy has them all",

@@ -74,6 +74,8 @@ std::unique_ptr<Phase1> make_phase1(const reformulate::Dcs& dcs, const discretiz
   if (smoothed) {
     h.relaxation = mpcc::Relaxation::ScholtesEq;
     h.steering = mpcc::Steering::Direct;
+  } else if (init.relaxation) {
+    h.relaxation = *init.relaxation;
   }
   h.update = mpcc::SigmaUpdate::Linear;
   h.sigma0 = init.sigma0;

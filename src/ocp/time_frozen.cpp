@@ -536,7 +536,14 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
     so.horizon = v.horizon;
     so.steps = v.steps;
     so.discretization = options.discretization;
-    so.homotopy = options.homotopy;
+    // Each step starts from its own guess, not from a phase-1 solution, so its homotopy runs
+    // with the integrator's defaults (σ0 = 1, no penalty finish) whatever the OCP's homotopy was
+    // tuned to after its phase 1 (the hopper's σ0 = 1e-4); only the solver settings carry over.
+    so.homotopy = mpcc::HomotopyOptions{};
+    so.homotopy.linear_solver = options.homotopy.linear_solver;
+    so.homotopy.max_iter = options.homotopy.max_iter;
+    so.homotopy.ipopt = options.homotopy.ipopt;
+    so.homotopy.print_level = options.homotopy.print_level;
     so.speed_of_time_lower = spec.speed_of_time_lower;
     so.speed_of_time_upper = spec.speed_of_time_upper;
     so.speed_of_time_start = spec.speed_of_time_start;

@@ -282,6 +282,64 @@ TEST(Homotopy, PolishingIsNotTriedAboveItsThreshold) {
   EXPECT_THROW(set_option(bad, "polish", "maybe"), Error);
 }
 
+// The ℓ1-penalty finish (HomotopyOptions::penalty_finish) on the C-stationary example. After the
+// σ = 1 step (residual 1, at the threshold) the finish minimizes x1 + x2 − x3 + x1·x2/σ_p over
+// x3 <= 4 x1, x3 <= 4 x2, x1, x2 >= 0: on x1 = x2 = t, x3 = 4t that is −2t + t²/σ_p, minimal at
+// t = σ_p (residual σ_p²). So σ_p = 1e-2, 1e-3, 1e-4 leave residuals 1e-4, 1e-6, 1e-8 and
+// σ_p = 1e-5 the residual 1e-10 <= 1e-9: one relaxed step and four penalty steps (without the
+// finish the homotopy needs 10 steps), in every relaxation and steering mode.
+TEST(Homotopy, PenaltyFinishGoesOnWithTheL1PenaltyFromASmallResidual) {
+  for (const Mode& mode : all_modes()) {
+    Problem p = not_s_stationary_problem();
+    HomotopyOptions o = mode.options();
+    o.penalty_finish = true;
+    o.penalty_finish_threshold = 1.0 + 1e-6;
+    o.penalty_finish_sigma0 = 1e-2;
+    Homotopy h(p, o);
+    int calls = 0;
+    h.on_step = [&](const StepStats& s) { EXPECT_EQ(s.step, calls++); };
+    Result r = h.solve();
+    SCOPED_TRACE(std::string(to_string(mode.relaxation)) + " / " + to_string(mode.steering));
+    ASSERT_TRUE(r.converged) << r.message;
+    EXPECT_TRUE(r.penalty_finished);
+    ASSERT_EQ(r.steps.size(), 5u);
+    EXPECT_EQ(calls, 5);
+    EXPECT_EQ(r.nlp_solves, 5);
+    EXPECT_FALSE(r.steps[0].penalty);
+    const double sigma_p[] = {1e-2, 1e-3, 1e-4, 1e-5};
+    for (int k = 0; k < 4; ++k) {
+      const StepStats& s = r.steps[static_cast<std::size_t>(k + 1)];
+      EXPECT_TRUE(s.penalty);
+      EXPECT_NEAR(s.sigma, sigma_p[k], 1e-12 * sigma_p[k]);
+      EXPECT_NEAR(s.residual, sigma_p[k] * sigma_p[k], 1e-3 * sigma_p[k] * sigma_p[k]);  // t = σ_p to IPOPT's tol
+    }
+    EXPECT_NEAR(r.residual, 1e-10, 1e-13);
+    EXPECT_NEAR(r.w[0], 1e-5, 1e-8);
+    EXPECT_NEAR(r.w[1], 1e-5, 1e-8);
+    EXPECT_NEAR(r.w[2], 4e-5, 1e-8);
+    EXPECT_NE(r.message.find("penalty"), std::string::npos) << r.message;
+  }
+}
+
+// Above its threshold the finish is not tried (the plain homotopy's steps); bad values are refused.
+TEST(Homotopy, PenaltyFinishIsNotTriedAboveItsThreshold) {
+  Problem p = not_s_stationary_problem();
+  HomotopyOptions o;
+  Result plain = Homotopy(p, o).solve();
+  o.penalty_finish = true;
+  o.penalty_finish_threshold = 1e-12;
+  Result r = Homotopy(p, o).solve();
+  ASSERT_TRUE(r.converged);
+  EXPECT_FALSE(r.penalty_finished);
+  ASSERT_EQ(r.steps.size(), plain.steps.size());
+  for (const auto& s : r.steps) EXPECT_FALSE(s.penalty);
+  HomotopyOptions bad;
+  EXPECT_THROW(set_option(bad, "penalty_finish_threshold", "0"); bad.validate(), Error);
+  HomotopyOptions bad2;
+  EXPECT_THROW(set_option(bad2, "penalty_finish_sigma0", "-1"); bad2.validate(), Error);
+  EXPECT_THROW(set_option(bad2, "penalty_finish", "maybe"), Error);
+}
+
 // A branch that cannot be taken and the fallback: min (x − 0.6)² + (y − 0.5)², y in [0.5, 2],
 // 0 <= y ⟂ x >= 0. The σ = 1 step keeps (x, y) = (0.6, 0.5) (xy = 0.3 <= 1); its smaller side is
 // y, which its bounds keep away from 0, so that polishing fails at once and the homotopy goes on.

@@ -29,6 +29,8 @@ struct StepStats {
   double evaluation_time_s = 0.0;  ///< share spent evaluating functions and derivatives
   double constraint_violation = 0.0;
   bool polish = false;  ///< a polishing solve (HomotopyOptions::polish), not a relaxed NLP; σ is 0
+  /// A step of the ℓ1-penalty finish (HomotopyOptions::penalty_finish); σ is its σ_p.
+  bool penalty = false;
   /// A step of a phase-1 initialization homotopy (set by the caller that runs it, e.g. ocp::Solver).
   bool initialization = false;
 };
@@ -52,6 +54,7 @@ struct Result {
   std::vector<StepStats> steps;
   nlp::Multipliers multipliers;  ///< of the last relaxed NLP (for warm starts)
   bool polished = false;  ///< w comes from a successful polishing solve
+  bool penalty_finished = false;  ///< w comes from a converged ℓ1-penalty finish
   /// Not converged: the pairs with the largest products at w (at most kLargestPairs, largest
   /// first), i.e. where the residual sits; empty when converged.
   std::vector<PairValue> largest_pairs;

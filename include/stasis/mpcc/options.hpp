@@ -50,6 +50,15 @@ struct HomotopyOptions {
   /// residual below tolerance, the homotopy stops there; else it goes on from the step's point.
   bool polish = false;
   double polish_threshold = 1e-3;
+  /// ℓ1-penalty finish: after a successful step whose residual is at most
+  /// penalty_finish_threshold (and above complementarity_tol), go on from that step's point with
+  /// the ℓ1 penalty (objective + Σ G·H / σ_p, no complementarity rows), σ_p from
+  /// penalty_finish_sigma0 by kappa down to the final σ. If that reaches the tolerance the
+  /// homotopy stops there; else it goes on with its own relaxation from the step's point. For
+  /// problems whose relaxed NLPs become too degenerate to solve near σ = 0 (examples/hopper.yaml).
+  bool penalty_finish = false;
+  double penalty_finish_threshold = 1e-8;
+  double penalty_finish_sigma0 = 1e-2;
   std::string preset = "default";      ///< default | nosnoc
   int print_level = 0;                 ///< IPOPT print_level (the CLI's --verbose sets 5)
   /// Any further IPOPT option, passed verbatim (value parsed as int, then double, else string).

@@ -5,6 +5,7 @@
 // x0 or changed parameters without rebuilding (MPC use).
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,9 @@ struct InitializationOptions {
   double kappa = 0.1;
   double sigma_final = 1e-6;
   int max_iter = 0;  ///< IPOPT iteration limit per phase-1 step; 0 = homotopy.max_iter
+  /// Relaxation of the relaxed phase 1; empty = homotopy.relaxation. Lets phase 1 follow the
+  /// Scholtes path while the homotopy after it uses the ℓ1 penalty (examples/hopper.yaml).
+  std::optional<mpcc::Relaxation> relaxation;
   /// Positions (0-based) in OcpSpec::path of constraints phase 1 leaves out: obstacles the nominal
   /// guess cannot get around can make phase 1 infeasible. The homotopy has every constraint.
   std::vector<int> omit_path_constraints;
