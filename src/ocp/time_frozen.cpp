@@ -531,88 +531,85 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
     v.horizon = p.final_time - t0;
     v.steps = static_cast<int>(N) * vo.steps_per_stage;
     if (!(v.horizon > 0)) throw Error("the OCP's physical horizon is " + num(v.horizon));
-    const double step = v.horizon / v.steps;
-    sim::Options so;
-    so.horizon = v.horizon;
-    so.steps = v.steps;
-    so.discretization = options.discretization;
-    // Each step starts from its own guess, not from a phase-1 solution, so its homotopy runs
-    // with the integrator's defaults (σ0 = 1, no penalty finish) whatever the OCP's homotopy was
-    // tuned to after its phase 1 (the hopper's σ0 = 1e-4); only the solver settings carry over.
-    so.homotopy = mpcc::HomotopyOptions{};
-    so.homotopy.linear_solver = options.homotopy.linear_solver;
-    so.homotopy.max_iter = options.homotopy.max_iter;
-    so.homotopy.ipopt = options.homotopy.ipopt;
-    so.homotopy.print_level = options.homotopy.print_level;
-    so.speed_of_time_lower = spec.speed_of_time_lower;
-    so.speed_of_time_upper = spec.speed_of_time_upper;
-    so.speed_of_time_start = spec.speed_of_time_start;
-    // As `stasis simulate` would: the OCP's α regularization (io: time_freezing.alpha_regularization)
-    // is a method term of the optimization, not part of the model.
-    // Step j holds the control of the stage whose physical interval contains its midpoint: with
-    // stagewise clock constraints exactly stage j / steps_per_stage. Frozen stages hold no time.
-    bool aligned = true;
-    for (int j = 0; j < v.steps; ++j) {
-      const double mid = t0 + (j + 0.5) * step;
-      const auto it = std::upper_bound(p.stage_end_time.begin(), p.stage_end_time.end(), mid);
-      const std::size_t k =
-          std::min<std::size_t>(static_cast<std::size_t>(it - p.stage_end_time.begin()), N - 1);
-      so.step_controls.push_back(r.controls[k]);
-    }
-    sim::check_steps_hold_jumps(model, so);
+    // Stage by stage over the OCP's own physical control grid (equidistant with stagewise clock
+    // constraints; with a terminal clock constraint only, each stage lasts what its clock
+    // advanced), each from where the re-simulation of the stage before ended, with that stage's
+    // control held: open loop, as the controls would be applied. Stages the clock does not
+    // advance in (a jump that fills them) join the stage before them: one segment, as long in
+    // physical time as that stage, with the numerical time and the finite elements of all of them.
+    //
+    // The speed-of-time bounds scale with the segment: an OCP stage lasts T/N of numerical time
+    // (T = ocp.horizon) and the integrator's step as long as its physical time L, so the same
+    // motion, jump included, needs a speed of time (T/N)·m/L times the OCP's in a segment of m
+    // stages; the bounds are scaled by that factor (the OCP's own bounds on its own grid).
     reformulate::Dcs dcs = reformulate::to_dcs(model.pss, options.discretization.dcs);
-    sim::Integrator integrator(dcs, so);
-    const sim::Result s = integrator.simulate(r.states.front());
-    v.resimulated = true;
-    v.simulation_converged = s.converged;
-    v.simulated_final_state = without_clock(s.states.back(), clock);
-    v.final_state_deviation = max_abs_difference(v.simulated_final_state, p.trajectory.states.back());
-    // Stage ends: compare the physical states at the same time. At a jump a trajectory has two
-    // states there (before, after): the smallest difference over the pairs counts (a jump exactly
-    // at a stage end may be taken at the end of one integrator step or at the start of the next).
-    sim::NumericalTrajectory sn;
-    sn.states = s.states;
-    sn.active = s.active;
-    sn.theta = s.theta;
-    sn.element_length = s.element_length;
-    sn.speed_of_time = s.speed_of_time;
-    sn.controls = so.step_controls;
-    const sim::PhysicalTrajectory sp = sim::recover_physical(model, sn);
     const double tol = 1e-6 * std::max(1.0, v.horizon);
-    auto states_at = [&](const sim::PhysicalTrajectory& t, double time) {
-      std::vector<const std::vector<double>*> at;
-      for (std::size_t i = 0; i < t.time.size(); ++i)
-        if (std::fabs(t.time[i] - time) <= tol) at.push_back(&t.states[i]);
-      return at;
-    };
-    std::size_t compared = 0;
+    const double stage_numerical_length = spec.horizon / static_cast<double>(N);
+    std::vector<double> y = r.states.front();
+    double stage_start = t0;
+    std::string first_failure;
     v.stage_end_deviation.assign(N, std::numeric_limits<double>::quiet_NaN());
-    for (std::size_t k = 0; k < N; ++k) {
-      if (std::find(p.frozen_stages.begin(), p.frozen_stages.end(), static_cast<int>(k)) !=
-          p.frozen_stages.end())
-        continue;
-      const auto ocp_states = states_at(p.trajectory, p.stage_end_time[k]);
-      const auto sim_states = states_at(sp, p.stage_end_time[k]);
-      if (ocp_states.empty() || sim_states.empty()) {
-        aligned = false;
+    v.simulation_converged = true;
+    std::size_t compared = 0;
+    for (std::size_t k = 0; k < N;) {
+      const double length = p.stage_end_time[k] - stage_start;
+      std::size_t next = k + 1;
+      while (next < N && !(p.stage_end_time[next] - p.stage_end_time[next - 1] > tol)) ++next;
+      stage_start = p.stage_end_time[next - 1];
+      if (!(length > tol)) {  // frozen from the start: nothing physical to simulate
+        k = next;
         continue;
       }
+      const double factor = stage_numerical_length * static_cast<double>(next - k) / length;
+      sim::Options so;
+      so.horizon = length;
+      so.steps = vo.steps_per_stage;
+      so.discretization = options.discretization;
+      so.discretization.elements *= static_cast<int>(next - k);  // the OCP's elements of the segment
+      so.step_controls.assign(static_cast<std::size_t>(vo.steps_per_stage), r.controls[k]);
+      // Each step starts from its own guess, not from a phase-1 solution, so its homotopy runs
+      // with the integrator's defaults (σ0 = 1, no penalty finish) whatever the OCP's homotopy
+      // was tuned to after its phase 1 (the hopper's σ0 = 1e-4); only solver settings carry over.
+      so.homotopy = mpcc::HomotopyOptions{};
+      so.homotopy.linear_solver = options.homotopy.linear_solver;
+      so.homotopy.max_iter = options.homotopy.max_iter;
+      so.homotopy.ipopt = options.homotopy.ipopt;
+      so.homotopy.print_level = options.homotopy.print_level;
+      so.speed_of_time_lower = spec.speed_of_time_lower * factor;
+      so.speed_of_time_upper = spec.speed_of_time_upper * factor;
+      so.speed_of_time_start = std::clamp(1.0, so.speed_of_time_lower, so.speed_of_time_upper);
+      sim::check_steps_hold_jumps(model, so);
+      sim::Integrator integrator(dcs, so);
+      const sim::Result s = integrator.simulate(y);
+      if (!s.converged) {
+        v.simulation_converged = false;
+        if (first_failure.empty()) first_failure = "stage " + std::to_string(k) + ": " + s.message;
+      }
+      y = s.states.back();
+      // At a jump exactly at the stage end the OCP has two states there (before, after): the
+      // smaller difference counts.
       double d = std::numeric_limits<double>::infinity();
-      for (const auto* a : ocp_states)
-        for (const auto* b : sim_states) d = std::min(d, max_abs_difference(*a, *b));
-      v.stage_end_deviation[k] = d;
-      v.max_deviation_at_stage_ends =
-          std::isnan(v.max_deviation_at_stage_ends) ? d : std::max(v.max_deviation_at_stage_ends, d);
-      ++compared;
+      const std::vector<double> y_phys = without_clock(y, clock);
+      for (std::size_t i = 0; i < p.trajectory.time.size(); ++i)
+        if (std::fabs(p.trajectory.time[i] - p.stage_end_time[k]) <= tol)
+          d = std::min(d, max_abs_difference(y_phys, p.trajectory.states[i]));
+      if (std::isfinite(d)) {
+        v.stage_end_deviation[next - 1] = d;
+        v.max_deviation_at_stage_ends =
+            std::isnan(v.max_deviation_at_stage_ends) ? d : std::max(v.max_deviation_at_stage_ends, d);
+        ++compared;
+      }
+      k = next;
     }
-    v.message =
-        "re-simulated " + std::to_string(v.steps) + " integrator steps (" +
-        (s.converged ? "all converged" : s.message) + "): final state deviation " +
-        num(v.final_state_deviation) + ", max deviation at stage ends " + num(v.max_deviation_at_stage_ends) +
-        (aligned ? std::string()
-                 : " (" + std::to_string(compared) + " of " + std::to_string(N - p.frozen_stages.size()) +
-                       " stage ends on the integrator's grid; controls taken at step midpoints)") +
-        checks;
+    v.resimulated = true;
+    v.simulated_final_state = without_clock(y, clock);
+    v.final_state_deviation = max_abs_difference(v.simulated_final_state, p.trajectory.states.back());
+    v.message = "re-simulated " + std::to_string(v.steps) + " integrator steps over the OCP's control stages (" +
+                (v.simulation_converged ? std::string("all converged") : "not all converged; " + first_failure) +
+                "): final state deviation " + num(v.final_state_deviation) + ", max deviation at stage ends " +
+                num(v.max_deviation_at_stage_ends) +
+                " (" + std::to_string(compared) + " segments compared)" +
+                checks;
   } catch (const std::exception& e) {
     v.resimulated = false;
     v.message = std::string("not re-simulated: ") + e.what() + checks;

@@ -61,8 +61,9 @@ struct PhysicalResult {
 PhysicalResult recover_physical(const reformulate::TimeFrozenModel& model, const Result& result);
 
 struct ValidationOptions {
-  /// Integrator steps per control stage (>= 1): the re-simulation uses stages·steps_per_stage
-  /// equal physical steps over the OCP's physical horizon.
+  /// Integrator steps per control stage (>= 1): the re-simulation runs stage by stage over the
+  /// OCP's physical control grid (each stage as long as its clock advanced), steps_per_stage
+  /// equal steps per stage, open loop from the OCP's initial state.
   int steps_per_stage = 1;
   /// Validation::passed: the largest gap and path violation allowed at a physical point, and the
   /// largest final-state deviation of the re-simulation (issue #5's figures for the hopper). The
@@ -79,7 +80,7 @@ struct Validation {
   double horizon = 0.0;                ///< physical time simulated (the OCP's final time)
   /// max |x_sim − x_ocp| over the physical states (no clock) at the final time; NaN if not resimulated.
   double final_state_deviation = std::numeric_limits<double>::quiet_NaN();
-  /// The same at every stage end (NaN for frozen stages and stage ends off the integrator grid).
+  /// The same at every stage end (NaN for frozen stages).
   std::vector<double> stage_end_deviation;
   /// The largest of stage_end_deviation (NaN if none).
   double max_deviation_at_stage_ends = std::numeric_limits<double>::quiet_NaN();
