@@ -568,11 +568,11 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       so.discretization.elements *= static_cast<int>(next - k);  // the OCP's elements of the segment
       so.step_controls.assign(static_cast<std::size_t>(vo.steps_per_stage), r.controls[k]);
       // Each step starts from its own guess, not from a phase-1 solution, so its homotopy runs
-      // with the integrator's defaults (σ0 = 1, no penalty finish) whatever the OCP's homotopy
-      // was tuned to after its phase 1 (the hopper's σ0 = 1e-4); only solver settings carry over.
+      // with the integrator's defaults (σ0 = 1, 500 IPOPT iterations per step, no penalty
+      // finish) whatever the OCP's homotopy was tuned to after its phase 1 (the hopper's
+      // σ0 = 1e-4, 1500 iterations); only the linear solver and IPOPT options carry over.
       so.homotopy = mpcc::HomotopyOptions{};
       so.homotopy.linear_solver = options.homotopy.linear_solver;
-      so.homotopy.max_iter = options.homotopy.max_iter;
       so.homotopy.ipopt = options.homotopy.ipopt;
       so.homotopy.print_level = options.homotopy.print_level;
       so.speed_of_time_lower = spec.speed_of_time_lower * factor;

@@ -331,9 +331,20 @@ std::string report_html(const ReportData& data) {
   }
   h += "</tbody></table>\n";
   if (!data.warnings.empty()) {
+    // Many warnings (a gap check at every physical point) would push the plots off the first
+    // screen: beyond kShownWarnings they fold into a <details> element.
+    constexpr std::size_t kShownWarnings = 5;
     h += "<ul class=\"warnings\">";
-    for (const auto& w : data.warnings) h += "<li>warning: " + escape_html(w) + "</li>";
+    for (std::size_t i = 0; i < data.warnings.size() && i < kShownWarnings; ++i)
+      h += "<li>warning: " + escape_html(data.warnings[i]) + "</li>";
     h += "</ul>\n";
+    if (data.warnings.size() > kShownWarnings) {
+      h += "<details class=\"warnings\"><summary>" + std::to_string(data.warnings.size() - kShownWarnings) +
+           " more warnings</summary><ul class=\"warnings\">";
+      for (std::size_t i = kShownWarnings; i < data.warnings.size(); ++i)
+        h += "<li>warning: " + escape_html(data.warnings[i]) + "</li>";
+      h += "</ul></details>\n";
+    }
   }
   h += "</section>\n";
 

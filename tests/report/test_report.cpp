@@ -556,6 +556,21 @@ TEST(Report, TextFromTheResultIsEscaped) {
   EXPECT_EQ(count(html, "<script"), 2u);  // the error hook and the player, nothing from the data
 }
 
+// Many warnings (the hopper's gap check gives 48) must not push the plots off the first screen:
+// the first 5 are listed, the rest fold into a <details> element, and none is lost.
+TEST(Report, ManyWarningsFoldAfterTheFirstFive) {
+  std::string list;
+  for (int i = 0; i < 8; ++i) list += (i ? ", " : "") + std::string("\"w") + std::to_string(i) + "\"";
+  const std::string html =
+      report_html(report_data("{\"time\": [0, 1], \"warnings\": [" + list + "]}", "result.json", "w"));
+  for (int i = 0; i < 8; ++i) EXPECT_CONTAINS(html, "<li>warning: w" + std::to_string(i) + "</li>");
+  EXPECT_CONTAINS(html, "<summary>3 more warnings</summary>");
+  EXPECT_LT(html.find("w4</li>"), html.find("<details"));
+  EXPECT_GT(html.find("w5</li>"), html.find("<details"));
+  const std::string few = report_html(report_data(R"({"time": [0, 1], "warnings": ["a", "b"]})", "result.json", "w"));
+  EXPECT_NOT_CONTAINS(few, "<details");
+}
+
 TEST(Report, MalformedInputGivesClearErrors) {
   const auto message = [](const std::string& text) {
     try {
