@@ -529,7 +529,6 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       throw Error("steps per stage must be at least 1, not " + std::to_string(vo.steps_per_stage));
     const double t0 = r.states.front()[static_cast<std::size_t>(clock)];
     v.horizon = p.final_time - t0;
-    v.steps = static_cast<int>(N) * vo.steps_per_stage;
     if (!(v.horizon > 0)) throw Error("the OCP's physical horizon is " + num(v.horizon));
     // Stage by stage over the OCP's own physical control grid (equidistant with stagewise clock
     // constraints; with a terminal clock constraint only, each stage lasts what its clock
@@ -551,6 +550,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
     v.stage_end_deviation.assign(N, std::numeric_limits<double>::quiet_NaN());
     v.simulation_converged = true;
     std::size_t compared = 0;
+    int steps = 0;
     for (std::size_t k = 0; k < N;) {
       const double length = p.stage_end_time[k] - stage_start;
       std::size_t next = k + 1;
@@ -578,7 +578,10 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       so.speed_of_time_lower = spec.speed_of_time_lower * factor;
       so.speed_of_time_upper = spec.speed_of_time_upper * factor;
       so.speed_of_time_start = std::clamp(1.0, so.speed_of_time_lower, so.speed_of_time_upper);
+      // As `stasis simulate` would: the OCP's α regularization (io: time_freezing.alpha_regularization)
+      // is a method term of the optimization, not part of the model, so so.alpha_penalty stays 0.
       sim::check_steps_hold_jumps(model, so);
+      steps += vo.steps_per_stage;
       sim::Integrator integrator(dcs, so);
       const sim::Result s = integrator.simulate(y);
       if (!s.converged) {
@@ -602,6 +605,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       k = next;
     }
     v.resimulated = true;
+    v.steps = steps;
     v.simulated_final_state = without_clock(y, clock);
     v.final_state_deviation = max_abs_difference(v.simulated_final_state, p.trajectory.states.back());
     v.message = "re-simulated " + std::to_string(v.steps) + " integrator steps over the OCP's control stages (" +
