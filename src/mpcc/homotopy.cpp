@@ -232,6 +232,17 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
   int i = 0;
   int polish_solves = 0;
   bool polish_tried = false;  // at the current w
+  // Wall time left of options_.timeout_s (meaningful only when that is > 0).
+  auto seconds_left = [&]() {
+    return options_.timeout_s - std::chrono::duration<double>(Clock::now() - t_start).count();
+  };
+  // A polishing or penalty-finish solve that reached the tolerance: w becomes its solution.
+  auto adopt = [&](const std::vector<double>& w_mpcc, double residual, nlp::Status status) {
+    std::copy(w_mpcc.begin(), w_mpcc.end(), w.begin());
+    res.residual = residual;
+    res.last_status = status;
+    res.last_iterate = w_mpcc;
+  };
   int penalty_solves = 0;
   bool penalty_tried = false;  // at the current w
   auto wants_penalty = [&](double residual) {
@@ -242,11 +253,8 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
   // becomes its solution and res.residual its residual.
   auto try_penalty = [&]() {
     penalty_tried = true;
-    double left = 0.0;
-    if (options_.timeout_s > 0) {
-      left = options_.timeout_s - std::chrono::duration<double>(Clock::now() - t_start).count();
-      if (left <= 0) return false;
-    }
+    const double left = options_.timeout_s > 0 ? seconds_left() : 0.0;
+    if (options_.timeout_s > 0 && left <= 0) return false;
     if (!impl_->penalty || options_.timeout_s > 0) {
       HomotopyOptions po = options_;
       po.relaxation = Relaxation::Ell1Penalty;
@@ -280,11 +288,8 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
     res.nlp_iterations += fr.nlp_iterations;
     res.evaluation_time_s += fr.evaluation_time_s;
     if (!fr.converged) return false;
-    std::copy(fr.w.begin(), fr.w.end(), w.begin());
-    res.residual = fr.residual;
-    res.last_status = fr.last_status;
+    adopt(fr.w, fr.residual, fr.last_status);
     res.penalty_finished = true;
-    res.last_iterate = fr.w;
     return true;
   };
   auto wants_polish = [&](double residual) {
@@ -296,7 +301,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
     polish_tried = true;
     if (!impl_->polisher) impl_->polisher = std::make_unique<detail::Polisher>(problem_);
     if (options_.timeout_s > 0) {
-      double left = options_.timeout_s - std::chrono::duration<double>(Clock::now() - t_start).count();
+      const double left = seconds_left();
       if (left <= 0) return false;
       impl_->ipopt->set_option("max_cpu_time", left);
     }
@@ -326,11 +331,8 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
     const bool ok = nlp::is_success(sr.status) &&
                     st.residual <= options_.complementarity_tol * (1 + std::numeric_limits<double>::epsilon());
     if (ok) {
-      std::copy(sr.w.begin(), sr.w.end(), w.begin());
-      res.residual = st.residual;
-      res.last_status = sr.status;
+      adopt(sr.w, st.residual, sr.status);
       res.polished = true;
-      res.last_iterate = sr.w;
     }
     return ok;
   };
@@ -353,10 +355,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
       impl_->ipopt->set_option("acceptable_constr_viol_tol", std::min(kIpoptAcceptableConstrViolTol, sigma));
     nlp.set_parameter(impl_->weight_param, options_.objective_scaling_direct ? 1.0 / sigma : 1.0);
     nlp.set_parameter(impl_->scale_param, options_.objective_scaling_direct ? 1.0 : sigma);
-    if (options_.timeout_s > 0) {
-      double left = options_.timeout_s - std::chrono::duration<double>(Clock::now() - t_start).count();
-      impl_->ipopt->set_option("max_cpu_time", std::max(left, 1e-3));
-    }
+    if (options_.timeout_s > 0) impl_->ipopt->set_option("max_cpu_time", std::max(seconds_left(), 1e-3));
     // IPOPT's warm_start_init_point with the previous step's multipliers, or with zero multipliers
     // as nosnoc does (measured faster than IPOPT's own multiplier initialization, docs/benchmarks.md).
     const nlp::Multipliers* warm = &zeros;
@@ -388,9 +387,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
       have_previous = true;
     }
     timeout = sr.status == nlp::Status::MaxTime;
-    if (options_.timeout_s > 0 &&
-        std::chrono::duration<double>(Clock::now() - t_start).count() >= options_.timeout_s)
-      timeout = true;
+    if (options_.timeout_s > 0 && seconds_left() <= 0) timeout = true;
     std::vector<double> wm = mpcc_part(failed ? sr.w : w);
     res.last_iterate = wm;
     r = problem_.complementarity_residual(wm, &par);
@@ -414,17 +411,12 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
     if (!failed && !timeout && wants_polish(r) && try_polish()) r = res.residual;
     if (!failed && !timeout && !res.polished && wants_penalty(r) && try_penalty()) r = res.residual;
   }
-  // A failed step leaves w at the last good iterate, which may be close enough to its branch.
-  if (failed && !nosnoc && !timeout && !polish_tried && have_previous) {
+  // A failed step leaves w at the last good iterate, which may be close enough to its branch
+  // (polishing) or to an exact solution (penalty finish): each is tried once more from there.
+  if (failed && !nosnoc && !timeout && have_previous) {
     const double r_good = problem_.complementarity_residual(mpcc_part(w), &par);
-    if (wants_polish(r_good) && try_polish()) {
-      failed = false;
-      r = res.residual;
-    }
-  }
-  if (failed && !nosnoc && !timeout && !res.polished && !penalty_tried && have_previous) {
-    const double r_good = problem_.complementarity_residual(mpcc_part(w), &par);
-    if (wants_penalty(r_good) && try_penalty()) {
+    if ((!polish_tried && wants_polish(r_good) && try_polish()) ||
+        (!res.polished && !penalty_tried && wants_penalty(r_good) && try_penalty())) {
       failed = false;
       r = res.residual;
     }
