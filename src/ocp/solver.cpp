@@ -198,6 +198,8 @@ Result Solver::unpack(mpcc::Result m) const {
   for (std::size_t e = 0; e + 1 < r.time.size(); ++e) r.element_length.push_back(r.time[e + 1] - r.time[e]);
   for (mpcc::Index s : map.speed_of_time) r.speed_of_time.push_back(w[static_cast<std::size_t>(s)]);
   r.states.emplace_back(w.begin() + map.x0, w.begin() + map.x0 + static_cast<std::ptrdiff_t>(n_x));
+  const bool integral = tr.representation == discretize::Representation::Integral;
+  if (integral) r.collocation_nodes = discretize::collocation_matrices(tr.tableau.scheme, tr.tableau.stages).tau;
   sim::ModeMonitor& modes = *impl_->modes;
   std::size_t point = 0;
   for (int k = 0; k < N; ++k) {
@@ -214,6 +216,11 @@ Result Solver::unpack(mpcc::Result m) const {
       r.active.push_back(active);
       r.theta.push_back(std::move(mean));
       r.states.emplace_back(w.begin() + I.x_end, w.begin() + I.x_end + static_cast<std::ptrdiff_t>(n_x));
+      if (integral) {
+        std::vector<std::vector<double>> X;
+        for (mpcc::Index m : I.X) X.emplace_back(w.begin() + m, w.begin() + m + static_cast<std::ptrdiff_t>(n_x));
+        r.stage_states.push_back(std::move(X));
+      }
       ++point;
     }
   }

@@ -464,6 +464,51 @@ SpeedOfTimeDiagnosis diagnose_speed_of_time(const reformulate::TimeFrozenModel& 
   return d;
 }
 
+namespace {
+// The path constraints and state bounds on each element's collocation polynomial, at
+// vo.points_between equally spaced points strictly inside the element (Lagrange interpolation
+// through (0, x_start) and (c_m, X_m)); the physical time is the interpolated clock.
+void check_between_points(const reformulate::TimeFrozenModel& model, const discretize::OcpSpec& spec,
+                          const Result& r, const ValidationOptions& vo, sym::Function& path, Validation& v) {
+  const std::vector<double>& tau = r.collocation_nodes;
+  if (vo.points_between <= 0 || tau.empty() || r.stage_states.size() + 1 != r.states.size()) return;
+  v.points_between = vo.points_between;
+  const std::size_t per = elements_per_stage(r), n_y = model.pss.n_x(), n_nodes = tau.size();
+  std::vector<double> y(n_y), basis(n_nodes);
+  for (std::size_t e = 0; e < r.stage_states.size(); ++e) {
+    const std::vector<double>& u = r.controls[e / per];
+    for (int j = 1; j <= vo.points_between; ++j) {
+      const double theta = static_cast<double>(j) / (vo.points_between + 1);
+      for (std::size_t a = 0; a < n_nodes; ++a) {
+        basis[a] = 1.0;
+        for (std::size_t b = 0; b < n_nodes; ++b)
+          if (b != a) basis[a] *= (theta - tau[b]) / (tau[a] - tau[b]);
+      }
+      for (std::size_t i = 0; i < n_y; ++i) {
+        y[i] = basis[0] * r.states[e][i];
+        for (std::size_t m = 1; m < n_nodes; ++m) y[i] += basis[m] * r.stage_states[e][m - 1][i];
+      }
+      const std::string at = " in element " + std::to_string(e + 1) + " at t = " +
+                             num(y[static_cast<std::size_t>(model.clock)]);
+      auto note = [&](double amount, const std::string& what) {
+        if (amount > v.max_path_violation_between_points) {
+          v.max_path_violation_between_points = amount;
+          v.path_violation_between_where = what + at;
+        }
+      };
+      if (!spec.path.empty()) {
+        const std::vector<double> g = path({y, u})[0];
+        for (std::size_t c = 0; c < g.size(); ++c)
+          note(violation(g[c], spec.path_lower[c], spec.path_upper[c]),
+               "path constraint " + (c < spec.path_names.size() ? spec.path_names[c] : std::to_string(c)));
+      }
+      for (std::size_t s = 0; s < n_y && s < spec.x_lower.size() && s < spec.x_upper.size(); ++s)
+        note(violation(y[s], spec.x_lower[s], spec.x_upper[s]), "bounds of state " + model.pss.state_names[s]);
+    }
+  }
+}
+}  // namespace
+
 Validation validate(const reformulate::TimeFrozenModel& model, const discretize::OcpSpec& spec,
                     const Options& options, const Result& r, const PhysicalResult& p,
                     const ValidationOptions& vo) {
@@ -514,13 +559,18 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       note(violation(y[s], spec.x_lower[s], spec.x_upper[s]),
            "bounds of state " + model.pss.state_names[s] + at);
   }
+  check_between_points(model, spec, r, vo, path, v);
   for (std::size_t k = 0; k < N; ++k)
     for (std::size_t j = 0; j < n_u && j < spec.u_lower.size() && j < spec.u_upper.size(); ++j)
       note(violation(r.controls[k][j], spec.u_lower[j], spec.u_upper[j]),
            "bounds of control " + model.pss.control_names[j] + " on stage " + std::to_string(k));
-  const std::string checks = "; gap violation " + num(v.max_gap_violation) + ", path violation " +
-                             num(v.max_path_violation) +
-                             (v.max_path_violation > 0 ? " (" + v.path_violation_where + ")" : std::string());
+  const std::string checks =
+      "; gap violation " + num(v.max_gap_violation) + ", path violation " + num(v.max_path_violation) +
+      (v.max_path_violation > 0 ? " (" + v.path_violation_where + ")" : std::string()) +
+      (v.points_between > 0 ? ", between points " + num(v.max_path_violation_between_points) +
+                                  (v.max_path_violation_between_points > 0 ? " (" + v.path_violation_between_where + ")"
+                                                                           : std::string())
+                            : std::string());
 
   // ---- re-simulation ----
   v.steps_per_stage = vo.steps_per_stage;
@@ -630,6 +680,9 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
   if (v.max_path_violation > vo.constraint_tolerance)
     v.failures.push_back("path violation " + num(v.max_path_violation) + " > " + num(vo.constraint_tolerance) + " (" +
                          v.path_violation_where + ")");
+  if (v.max_path_violation_between_points > vo.constraint_tolerance)
+    v.failures.push_back("path violation between points " + num(v.max_path_violation_between_points) + " > " +
+                         num(vo.constraint_tolerance) + " (" + v.path_violation_between_where + ")");
   v.passed = v.failures.empty();
   v.wall_time_s = std::chrono::duration<double>(Clock::now() - t_start).count();
   return v;

@@ -222,6 +222,12 @@ ValidationData read_validation(const Reader& rd, const json& v, const std::vecto
   if (const json* w = Reader::find(v, "path_violation_where"))
     where = rd.text(*w, "validation.path_violation_where");
   limited("max_path_violation", "max path violation", kViolationLimit, where);
+  if (rd.optional_number(v, "points_between", "validation.points_between").value_or(0.0) > 0.0) {
+    std::string between;
+    if (const json* w = Reader::find(v, "path_violation_between_where"))
+      between = rd.text(*w, "validation.path_violation_between_where");
+    limited("max_path_violation_between_points", "max path violation between points", kViolationLimit, between);
+  }
   if (const json* fs = Reader::find(v, "simulated_final_state")) {
     rd.object(*fs, "validation.simulated_final_state");
     if (!fs->empty()) info("re-simulated final state", state_text(*fs));

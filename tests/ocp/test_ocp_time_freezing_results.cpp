@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -175,6 +176,56 @@ TEST(OcpTimeFreezing, DroppedBallPhysicalTimeJumpAndValidation) {
   EXPECT_EQ(jv["resimulated"], true);
   EXPECT_EQ(jv["steps"], 6);
   EXPECT_EQ(jv["simulated_final_state"].size(), 2u);
+  EXPECT_EQ(jv["points_between"], 4);
+  EXPECT_EQ(jv["max_path_violation_between_points"], 0.0);
+}
+
+// Between the physical points the validation checks each element's collocation polynomial. A path
+// constraint that holds at every point but not inside the first element: 1e4 (q − q*)² ≥ δ, with q*
+// the polynomial's value at θ = 0.4, one of the 4 points checked (θ = 0.2, 0.4, 0.6, 0.8). Radau
+// IIA with 2 stages has the nodes (0, 1/3, 1), whose Lagrange weights at θ = 0.4 are
+// (−0.12, 1.08, 0.04). In the first element the ball falls about 5e-3 from rest, so at the points
+// |q − q*| >= 8e-4 and the constraint holds there.
+TEST(OcpTimeFreezing, ValidationChecksPathConstraintsBetweenPoints) {
+  Solved s = solve_drop();
+  const ocp::Result& r = s.result;
+  ASSERT_TRUE(r.converged) << r.message;
+  const reformulate::TimeFrozenModel& model = s.file.time_freezing->frozen;
+  ASSERT_EQ(r.collocation_nodes.size(), 3u);
+  EXPECT_EQ(r.collocation_nodes[0], 0.0);
+  EXPECT_NEAR(r.collocation_nodes[1], 1.0 / 3.0, 1e-15);
+  EXPECT_EQ(r.collocation_nodes[2], 1.0);
+  ASSERT_EQ(r.stage_states.size(), 18u);
+  ASSERT_EQ(r.stage_states[0].size(), 2u);
+  EXPECT_EQ(r.stage_states[0][1], r.states[1]);  // Radau: the last stage point is the element end
+  const double q_star = -0.12 * r.states[0][0] + 1.08 * r.stage_states[0][0][0] + 0.04 * r.stage_states[0][1][0];
+  ASSERT_GT(r.states[0][0] - q_star, 5e-4);
+
+  discretize::OcpSpec spec = s.file.ocp;
+  const double delta = 1e-4;  // above the default constraint tolerance 1e-6
+  const sym::Expr q = model.pss.x[0];
+  spec.path = {1e4 * (q - q_star) * (q - q_star)};
+  spec.path_lower = {delta};
+  spec.path_upper = {std::numeric_limits<double>::infinity()};
+  spec.path_names = {"(q - q*)^2 >= delta"};
+  const ocp::PhysicalResult p = ocp::recover_physical(model, r);
+  const ocp::Validation v = ocp::validate(model, spec, s.options, r, p);
+  EXPECT_EQ(v.points_between, 4);
+  EXPECT_EQ(v.max_path_violation, 0.0) << v.path_violation_where;
+  EXPECT_NEAR(v.max_path_violation_between_points, delta, 1e-10);
+  EXPECT_NE(v.path_violation_between_where.find("(q - q*)^2 >= delta in element 1 at t = "), std::string::npos)
+      << v.path_violation_between_where;
+  EXPECT_FALSE(v.passed);
+  ASSERT_EQ(v.failures.size(), 1u);
+  EXPECT_NE(v.failures[0].find("path violation between points"), std::string::npos) << v.failures[0];
+
+  // points_between = 0: only the points, which satisfy the constraint.
+  ocp::ValidationOptions at_points_only;
+  at_points_only.points_between = 0;
+  const ocp::Validation w = ocp::validate(model, spec, s.options, r, p, at_points_only);
+  EXPECT_EQ(w.points_between, 0);
+  EXPECT_EQ(w.max_path_violation_between_points, 0.0);
+  EXPECT_TRUE(w.passed) << w.message;
 }
 
 // A hand-made solution whose second stage is completely frozen (the clock stands at 0.1 while the

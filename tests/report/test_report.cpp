@@ -404,11 +404,13 @@ TEST(Report, TimeFrozenOcpHasAValidationSection) {
   EXPECT_EQ(gap->limit, "≤ 1e-6");
   EXPECT_EQ(gap->verdict, Check::Verdict::Pass);  // the bounce never enters the wall
   ASSERT_NE(check(val, "max path violation"), nullptr);
+  ASSERT_NE(check(val, "max path violation between points"), nullptr);  // Radau IIA: points_between 4
   ASSERT_NE(check(val, "integrator steps"), nullptr);
   EXPECT_EQ(check(val, "integrator steps")->value, "5 (1 per control stage)");
   const bool passed = final_dev <= kDeviationLimit && stage_dev <= kDeviationLimit &&
                       v["max_gap_violation"].get<double>() <= kViolationLimit &&
-                      v["max_path_violation"].get<double>() <= kViolationLimit;
+                      v["max_path_violation"].get<double>() <= kViolationLimit &&
+                      v["max_path_violation_between_points"].get<double>() <= kViolationLimit;
   EXPECT_EQ(val.passed, passed);
   EXPECT_EQ(summary_value(d, "validation").rfind(passed ? "passed" : "failed: ", 0), 0u) << summary_value(d, "validation");
   ASSERT_TRUE(val.stage_plot.has_value());
@@ -459,6 +461,8 @@ TEST(Report, FrozenStagesAreMarkedInTheControls) {
       "horizon": 1.0, "final_state_deviation": 2.5e-4, "max_deviation_at_stage_ends": 2.5e-4,
       "stage_end_deviation": [1e-9, null, 2.5e-4], "simulated_final_state": {"q": 0.50025, "v": 1.0},
       "max_gap_violation": 0, "max_path_violation": 10, "path_violation_where": "control u on stage 1",
+      "points_between": 4, "max_path_violation_between_points": 0.5,
+      "path_violation_between_where": "path constraint hole in element 2 at t = 0.25",
       "message": "re-simulated <6> steps", "wall_time_s": 0.25}
   })";
   const ReportData d = report_data(text, "result.json", "frozen");
@@ -492,8 +496,10 @@ TEST(Report, FrozenStagesAreMarkedInTheControls) {
   EXPECT_EQ(check(v, "max path violation")->verdict, Check::Verdict::Fail);
   EXPECT_EQ(check(v, "re-simulated final state")->value, "q = 0.50025, v = 1");
   EXPECT_EQ(check(v, "integrator steps")->value, "6 (2 per control stage)");
-  EXPECT_EQ(v.failures,
-            (std::vector<std::string>{"every integrator step converged: no", "max path violation 10 > 1e-6"}));
+  EXPECT_EQ(check(v, "max path violation between points")->value,
+            "0.5 (path constraint hole in element 2 at t = 0.25)");
+  EXPECT_EQ(v.failures, (std::vector<std::string>{"every integrator step converged: no", "max path violation 10 > 1e-6",
+                                                  "max path violation between points 0.5 > 1e-6"}));
   ASSERT_TRUE(v.stage_plot.has_value());
   EXPECT_TRUE(std::isnan(v.stage_plot->series.at(0).y[1]));  // null: a frozen stage
   EXPECT_EQ(v.stage_plot->shaded, (std::vector<std::pair<double, double>>{{0.5, 1.5}}));
@@ -501,7 +507,8 @@ TEST(Report, FrozenStagesAreMarkedInTheControls) {
   const std::string html = report_html(d);
   EXPECT_CONTAINS(html, "class=\"hatch\"");
   EXPECT_CONTAINS(html, "<line class=\"event frozen-stage\" data-t=\"0.5\"");
-  EXPECT_CONTAINS(html, "failed: every integrator step converged: no; max path violation 10 &gt; 1e-6");
+  EXPECT_CONTAINS(html, "failed: every integrator step converged: no; max path violation 10 &gt; 1e-6; max path "
+                       "violation between points 0.5 &gt; 1e-6");
   EXPECT_CONTAINS(html, "<td class=\"check-fail\">failed: every integrator step converged");  // summary
   EXPECT_CONTAINS(html, "class=\"row-fail\"><th>max path violation</th><td>10 (control u on stage 1)</td>");
   EXPECT_CONTAINS(html, "class=\"row-pass\"><th>final state deviation</th><td>0.00025</td>");

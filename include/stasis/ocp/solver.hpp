@@ -79,6 +79,13 @@ struct Result {
   /// clock state; see ocp::recover_physical).
   std::vector<double> time;
   std::vector<std::vector<double>> states;   ///< [point][state]
+  /// Collocation schemes in the integral representation (Radau IIA, Gauss–Legendre): the nodes
+  /// (0, c_1, ..., c_s) of each element's collocation polynomial and its stage values X_m,
+  /// [element][m][state], m = 1..s. The polynomial through (0, states[e]) and (c_m, X_m) is the
+  /// trajectory between two points (ocp::validate checks the path constraints on it). Empty for
+  /// the differential representation.
+  std::vector<double> collocation_nodes;
+  std::vector<std::vector<std::vector<double>>> stage_states;
   /// Start of each control stage (k·final_time/N; time-frozen models: in numerical time, as `time`).
   std::vector<double> control_time;
   std::vector<std::vector<double>> controls; ///< [stage][control]

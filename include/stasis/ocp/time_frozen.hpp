@@ -70,6 +70,11 @@ struct ValidationOptions {
   /// HTML report checks result.json with the same limits (report::kDeviationLimit/kViolationLimit).
   double constraint_tolerance = 1e-6;
   double deviation_tolerance = 1e-3;
+  /// Points between two physical points at which the path constraints and state bounds are
+  /// checked on each element's collocation polynomial (equally spaced in the element; 0 = none).
+  /// Constraints enforced only at element ends or stage points can be violated in between, e.g.
+  /// a foot that crosses a hole within one finite element.
+  int points_between = 4;
 };
 
 struct Validation {
@@ -93,8 +98,14 @@ struct Validation {
   /// the stage the point ends) and control bounds of every stage; path_violation_where names it.
   double max_path_violation = 0.0;
   std::string path_violation_where;
+  /// The same for the path constraints and state bounds between the physical points, on each
+  /// element's collocation polynomial (ValidationOptions::points_between; Result::stage_states),
+  /// and where; 0 when there is no collocation polynomial.
+  double max_path_violation_between_points = 0.0;
+  std::string path_violation_between_where;
+  int points_between = 0;  ///< points checked per element (0: not checked)
   /// The verdict: re-simulated with every step converged, final_state_deviation <=
-  /// deviation_tolerance, gap and path violations <= constraint_tolerance. `failures` says which
+  /// deviation_tolerance, gap and path violations (at and between points) <= constraint_tolerance. `failures` says which
   /// of these did not hold, one phrase each (empty when passed).
   bool passed = false;
   std::vector<std::string> failures;
