@@ -701,6 +701,32 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
                                                 : ocp.path_names;
     path_kind = P.add_block_kind(m);
   }
+  // Dense: one kind per interior point θ_j, the path constraints at the collocation polynomial's
+  // value there, Σ_a l_a(θ_j) X_a over the nodes (0, c_1, ..., c_s) with X_0 the element's start.
+  std::vector<int> dense_path_kinds;
+  if (!ocp.path.empty() && opt.path_at == PathAt::Dense) {
+    const std::vector<double>& tau = col.tau;
+    std::vector<sym::Vector> Xn{px};
+    for (int m = 1; m <= n_s; ++m) Xn.push_back(sym::symbols("X" + std::to_string(m), n_x));
+    for (int j = 1; j <= kDensePathPoints; ++j) {
+      const double theta = static_cast<double>(j) / (kDensePathPoints + 1);
+      sym::Vector x_theta(n_x, sym::Expr(0.0));
+      for (std::size_t a = 0; a < tau.size(); ++a) {
+        double l = 1.0;
+        for (std::size_t b = 0; b < tau.size(); ++b)
+          if (b != a) l *= (theta - tau[b]) / (tau[a] - tau[b]);
+        for (std::size_t i = 0; i < n_x; ++i) x_theta[i] = x_theta[i] + l * Xn[a][i];
+      }
+      mpcc::BlockModel m;
+      m.name = "path_constraints_inside_" + std::to_string(j);
+      for (const sym::Vector& X : Xn) m.variables.insert(m.variables.end(), X.begin(), X.end());
+      m.variables.insert(m.variables.end(), pu.begin(), pu.end());
+      m.constraints = at_state(ocp.path, x_theta, pu);
+      m.constraint_names = ocp.path_names.empty() ? std::vector<std::string>(ocp.path.size(), "path constraint")
+                                                  : ocp.path_names;
+      dense_path_kinds.push_back(P.add_block_kind(m));
+    }
+  }
   if (!ocp.path_G.empty()) {
     mpcc::BlockModel m;
     m.name = "path_complementarity";
@@ -835,10 +861,18 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
         P.add_block(eq_kind, ev, eq_params, eq_row_lower, eq_row_upper, "step equilibration " + tag);
       }
       // path constraints at every element end / stage point
-      if (path_kind >= 0 && opt.path_at == PathAt::Elements) {
+      if (path_kind >= 0 && (opt.path_at == PathAt::Elements || opt.path_at == PathAt::Dense)) {
         std::vector<Index> pv = range(I.x_end, n_x);
         append(pv, range(map.u[ku], n_u));
         P.add_block(path_kind, pv, {}, ocp.path_lower, ocp.path_upper, "path constraints at " + tag);
+      }
+      for (std::size_t j = 0; j < dense_path_kinds.size(); ++j) {
+        std::vector<Index> pv = x_prev;
+        for (Index X : I.X) append(pv, range(X, n_x));
+        append(pv, range(map.u[ku], n_u));
+        P.add_block(dense_path_kinds[j], pv, {}, ocp.path_lower, ocp.path_upper,
+                    "path constraints inside " + tag + " at " + std::to_string(j + 1) + "/" +
+                        std::to_string(kDensePathPoints + 1));
       }
       if (path_kind >= 0 && opt.path_at == PathAt::StagePoints)
         for (int m = 0; m < n_s; ++m) {

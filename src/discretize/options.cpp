@@ -35,6 +35,7 @@ const char* to_string(PathAt p) {
     case PathAt::StageEnds: return "stage_ends";
     case PathAt::Elements: return "elements";
     case PathAt::StagePoints: return "stage_points";
+    case PathAt::Dense: return "dense";
   }
   return "?";
 }
@@ -120,10 +121,12 @@ std::vector<OptionInfo> make_table() {
                      parse_enum("spurious_switches", v, {SpuriousSwitches::Detect, SpuriousSwitches::Ignore});
                }});
   t.push_back({"path_at", "stage_ends",
-               "where path constraints hold: stage_ends, elements (every element end) or stage_points (every RK stage "
-               "point; integral representation)",
+               "where path constraints hold: stage_ends, elements (every element end), stage_points (every RK stage "
+               "point; integral representation) or dense (every element end and 4 equally spaced points inside "
+               "every element on its collocation polynomial; integral representation)",
                [](O& o, const std::string& v) {
-                 o.path_at = parse_enum("path_at", v, {PathAt::StageEnds, PathAt::Elements, PathAt::StagePoints});
+                 o.path_at = parse_enum("path_at", v,
+                                        {PathAt::StageEnds, PathAt::Elements, PathAt::StagePoints, PathAt::Dense});
                }});
   return t;
 }
@@ -158,9 +161,10 @@ void Options::validate() const {
     throw Error(std::string("option 'spurious_switches: ignore' weights the cross complementarity of each stage "
                             "point's θ, which cross_complementarity ") +
                 to_string(cross_complementarity) + " sums: use fe_stage or stage_stage");
-  if (path_at == PathAt::StagePoints && effective_representation() != Representation::Integral)
-    throw Error("option 'path_at: stage_points' needs stage states as variables: use representation: integral with "
-                "radau_iia or gauss_legendre");
+  if ((path_at == PathAt::StagePoints || path_at == PathAt::Dense) &&
+      effective_representation() != Representation::Integral)
+    throw Error(std::string("option 'path_at: ") + to_string(path_at) +
+                "' needs stage states as variables: use representation: integral with radau_iia or gauss_legendre");
 }
 
 }  // namespace stasis::discretize

@@ -527,7 +527,7 @@ std::vector<MapEntry> read_discretization(const YamlDocument& doc, const MapEntr
     if (e.key == "path_at")
       doc.fail(e.key_where,
                ocp ? "'path_at' is written as 'at' under ocp.constraints (constraints: {at: " +
-                         std::string("stage_ends | elements | stage_points})")
+                         std::string("stage_ends | elements | stage_points | dense})")
                    : "'path_at' has no meaning for a simulation (there are no path constraints)");
   doc.check_keys(entries, allowed, "discretization");
   for (const auto& e : entries) {
@@ -937,7 +937,7 @@ OcpFile read_ocp(YamlDocument& doc, const std::vector<std::string>& overrides) {
           discretize::set_option(file.discretization, "path_at", value);
         } catch (const Error&) {
           doc.fail(e.value_where, "constraints.at is '" + value +
-                                      "', expected stage_ends (default), elements or stage_points");
+                                      "', expected stage_ends (default), elements, stage_points or dense");
         }
       }
     }

@@ -459,12 +459,15 @@ TEST(OcpErrors, Constraints) {
                      "p.yaml:14:23: error: path complementarity pair 0 must be a list [G, H]");
   EXPECT_STARTS_WITH(
       ocp_error(ocp("  horizon: 1\n  constraints:\n    at: everywhere\n")),
-      "p.yaml:14:9: error: constraints.at is 'everywhere', expected stage_ends (default), elements or "
-      "stage_points");
+      "p.yaml:14:9: error: constraints.at is 'everywhere', expected stage_ends (default), elements, "
+      "stage_points or dense");
   EXPECT_STARTS_WITH(
       ocp_error(ocp("  horizon: 1\n  constraints:\n    at: stage_points\n",
                     "discretization: {scheme: lobatto_iiia}\n")),
       "p.yaml:14:9: error: discretization: option 'path_at: stage_points' needs stage states as variables");
+  EXPECT_STARTS_WITH(
+      ocp_error(ocp("  horizon: 1\n  constraints:\n    at: dense\n", "discretization: {scheme: lobatto_iiia}\n")),
+      "p.yaml:14:9: error: discretization: option 'path_at: dense' needs stage states as variables");
   EXPECT_STARTS_WITH(ocp_error(ocp("  horizon: 1\n", "discretization: {path_at: elements}\n")),
                      "p.yaml:13:18: error: 'path_at' is written as 'at' under ocp.constraints");
 }

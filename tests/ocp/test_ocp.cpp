@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "stasis/error.hpp"
 #include "stasis/ocp/solver.hpp"
@@ -264,4 +265,66 @@ TEST(Ocp, RelaxedInitializationReachesTheR3Optimum) {
   EXPECT_EQ(r.initialization.w.size(), solver.transcription().problem.n_variables());
   EXPECT_NEAR(r.homotopy.steps.front().sigma, 1e-4, 1e-15);
   EXPECT_EQ(std::string(ocp::to_string(o.initialization.method)), "relaxed");
+}
+
+// Path constraints between element ends (ocp.constraints.at: dense). A point moves with
+// ẋ = u1, ẏ = u2 from (0, 0) to (1, 0) in T = 1 over 2 stages of one Radau IIA element each,
+// min ∫ u1² + u2², around the disc (x − 0.5)² + y² ≥ 0.04. Each stage's path is a straight
+// segment through the waypoint (a, b) at t = 1/2, cost 2 (a² + (1 − a)² + 2 b²).
+// - at: elements checks only the waypoint: a = 0.5, b = 0.2 on the circle, J = 1.16 (the segments
+//   cut through the disc, e.g. at θ = 0.8 of the first one (0.4, 0.16) is 0.189 from the centre);
+// - at: dense also checks θ = 0.2, 0.4, 0.6, 0.8 on each segment; θ = 0.8 of the first and 0.2 of
+//   the second are binding: (0.8a − 0.5)² + 0.64 b² ≥ 0.04 and (0.8a − 0.3)² + 0.64 b² ≥ 0.04,
+//   so a = 0.5, b² = 0.03/0.64, J = 1 + 4 b² = 1.1875 (by symmetry and since both bind).
+TEST(Ocp, DensePathConstraintsHoldInsideElements) {
+  model::Pss p;
+  sym::Vector x = p.add_states({"x", "y"});
+  sym::Vector u = p.add_controls({"u1", "u2"});
+  model::Subsystem s;  // a switching function that never changes sign on this problem
+  s.switching = {x[0] + 10.0};
+  s.signs = {{-1}, {1}};
+  s.fields = {{u[0], u[1]}, {u[0], u[1]}};
+  p.subsystems = {s};
+  p.x0 = {0.0, 0.0};
+  reformulate::Dcs dcs = reformulate::to_dcs(p, reformulate::DcsMode::Stewart);
+  discretize::OcpSpec spec;
+  spec.horizon = 1.0;
+  spec.stages = 2;
+  spec.running_cost = sq(u[0]) + sq(u[1]);
+  spec.terminal = {x[0] - 1.0, x[1]};
+  spec.terminal_lower = spec.terminal_upper = {0.0, 0.0};
+  spec.path = {sq(x[0] - 0.5) + sq(x[1])};
+  spec.path_lower = {0.04};
+  spec.path_upper = {std::numeric_limits<double>::infinity()};
+  ocp::Options o;
+  o.discretization.scheme = Scheme::RadauIIA;
+  o.discretization.stages = 2;
+  o.discretization.elements = 1;
+  o.homotopy.complementarity_tol = 1e-9;
+  // The guess y = 0 lies on the disc's axis of symmetry, where the constraint's gradient cannot
+  // choose a side: the bound y >= 0 (inactive at the optimum) chooses the upper one.
+  const double inf = std::numeric_limits<double>::infinity();
+  spec.x_lower = {-inf, 0.0};
+  spec.x_upper = {inf, inf};
+
+  o.discretization.path_at = discretize::PathAt::Elements;
+  const ocp::Result at_ends = ocp::Solver(dcs, spec, o).solve();
+  ASSERT_TRUE(at_ends.converged) << at_ends.message;
+  EXPECT_NEAR(at_ends.objective, 1.16, 1e-6);
+
+  o.discretization.path_at = discretize::PathAt::Dense;
+  const ocp::Result dense = ocp::Solver(dcs, spec, o).solve();
+  ASSERT_TRUE(dense.converged) << dense.message;
+  EXPECT_NEAR(dense.objective, 1.1875, 1e-6);
+  EXPECT_NEAR(dense.states[1][0], 0.5, 1e-6);
+  EXPECT_NEAR(dense.states[1][1], std::sqrt(0.03 / 0.64), 1e-6);
+  // Every checked point of the collocation polynomial (linear here) is outside the disc.
+  ASSERT_EQ(dense.stage_states.size(), 2u);
+  for (std::size_t e = 0; e < 2; ++e)
+    for (int j = 1; j <= discretize::kDensePathPoints; ++j) {
+      const double theta = j / (discretize::kDensePathPoints + 1.0);
+      const double px = (1 - theta) * dense.states[e][0] + theta * dense.states[e + 1][0];
+      const double py = (1 - theta) * dense.states[e][1] + theta * dense.states[e + 1][1];
+      EXPECT_GE((px - 0.5) * (px - 0.5) + py * py, 0.04 - 1e-8) << e << " " << j;
+    }
 }

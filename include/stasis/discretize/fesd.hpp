@@ -32,7 +32,13 @@ enum class StepEquilibration {
   DirectComplementarity,
   LinearComplementarity
 };
-enum class PathAt { StageEnds, Elements, StagePoints };
+/// Where path constraints hold. Dense: every element end and kDensePathPoints equally spaced
+/// points θ = j/(kDensePathPoints + 1) inside every element, on its collocation polynomial through
+/// the element's start state and stage values (integral representation), so that a constraint
+/// cannot be violated unseen between two element ends (e.g. a foot crossing a hole within one
+/// element); ocp::validate checks the same points.
+enum class PathAt { StageEnds, Elements, StagePoints, Dense };
+constexpr int kDensePathPoints = 4;
 /// A sign change of a switching function that does not change the field (reformulate::Dcs::
 /// comp_relevance is 0 there): Detect puts it at an element boundary like every switch (nosnoc);
 /// Ignore weights the cross complementarity by the relevance, so it may fall inside an element.

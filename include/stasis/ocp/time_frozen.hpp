@@ -74,7 +74,7 @@ struct ValidationOptions {
   /// checked on each element's collocation polynomial (equally spaced in the element; 0 = none).
   /// Constraints enforced only at element ends or stage points can be violated in between, e.g.
   /// a foot that crosses a hole within one finite element.
-  int points_between = 4;
+  int points_between = discretize::kDensePathPoints;
 };
 
 struct Validation {
