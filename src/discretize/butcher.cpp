@@ -333,4 +333,12 @@ CollocationMatrices collocation_matrices(Scheme scheme, int stages) {
   return m;
 }
 
+std::vector<double> lagrange_basis(const std::vector<double>& tau, double theta) {
+  std::vector<double> l(tau.size(), 1.0);
+  for (std::size_t a = 0; a < tau.size(); ++a)
+    for (std::size_t b = 0; b < tau.size(); ++b)
+      if (b != a) l[a] *= (theta - tau[b]) / (tau[a] - tau[b]);
+  return l;
+}
+
 }  // namespace stasis::discretize

@@ -705,18 +705,14 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
   // value there, Σ_a l_a(θ_j) X_a over the nodes (0, c_1, ..., c_s) with X_0 the element's start.
   std::vector<int> dense_path_kinds;
   if (!ocp.path.empty() && opt.path_at == PathAt::Dense) {
-    const std::vector<double>& tau = col.tau;
     std::vector<sym::Vector> Xn{px};
     for (int m = 1; m <= n_s; ++m) Xn.push_back(sym::symbols("X" + std::to_string(m), n_x));
     for (int j = 1; j <= kDensePathPoints; ++j) {
       const double theta = static_cast<double>(j) / (kDensePathPoints + 1);
+      const std::vector<double> l = lagrange_basis(col.tau, theta);
       sym::Vector x_theta(n_x, sym::Expr(0.0));
-      for (std::size_t a = 0; a < tau.size(); ++a) {
-        double l = 1.0;
-        for (std::size_t b = 0; b < tau.size(); ++b)
-          if (b != a) l *= (theta - tau[b]) / (tau[a] - tau[b]);
-        for (std::size_t i = 0; i < n_x; ++i) x_theta[i] = x_theta[i] + l * Xn[a][i];
-      }
+      for (std::size_t a = 0; a < l.size(); ++a)
+        for (std::size_t i = 0; i < n_x; ++i) x_theta[i] = x_theta[i] + l[a] * Xn[a][i];
       mpcc::BlockModel m;
       m.name = "path_constraints_inside_" + std::to_string(j);
       for (const sym::Vector& X : Xn) m.variables.insert(m.variables.end(), X.begin(), X.end());

@@ -474,36 +474,36 @@ void check_between_points(const reformulate::TimeFrozenModel& model, const discr
   if (vo.points_between <= 0 || tau.empty() || r.stage_states.size() + 1 != r.states.size()) return;
   v.points_between = vo.points_between;
   const std::size_t per = elements_per_stage(r), n_y = model.pss.n_x(), n_nodes = tau.size();
-  std::vector<double> y(n_y), basis(n_nodes);
+  std::vector<double> y(n_y);
+  std::vector<std::vector<double>> bases;  // the same points in every element
+  for (int j = 1; j <= vo.points_between; ++j)
+    bases.push_back(discretize::lagrange_basis(tau, static_cast<double>(j) / (vo.points_between + 1)));
   for (std::size_t e = 0; e < r.stage_states.size(); ++e) {
     const std::vector<double>& u = r.controls[e / per];
     for (int j = 1; j <= vo.points_between; ++j) {
-      const double theta = static_cast<double>(j) / (vo.points_between + 1);
-      for (std::size_t a = 0; a < n_nodes; ++a) {
-        basis[a] = 1.0;
-        for (std::size_t b = 0; b < n_nodes; ++b)
-          if (b != a) basis[a] *= (theta - tau[b]) / (tau[a] - tau[b]);
-      }
+      const std::vector<double>& basis = bases[static_cast<std::size_t>(j - 1)];
       for (std::size_t i = 0; i < n_y; ++i) {
         y[i] = basis[0] * r.states[e][i];
         for (std::size_t m = 1; m < n_nodes; ++m) y[i] += basis[m] * r.stage_states[e][m - 1][i];
       }
-      const std::string at = " in element " + std::to_string(e + 1) + " at t = " +
-                             num(y[static_cast<std::size_t>(model.clock)]);
-      auto note = [&](double amount, const std::string& what) {
+      // Names are built only for a new maximum (this runs at every point of every element).
+      auto note = [&](double amount, const auto& what) {
         if (amount > v.max_path_violation_between_points) {
           v.max_path_violation_between_points = amount;
-          v.path_violation_between_where = what + at;
+          v.path_violation_between_where = what() + " in element " + std::to_string(e + 1) + " at t = " +
+                                           num(y[static_cast<std::size_t>(model.clock)]);
         }
       };
       if (!spec.path.empty()) {
         const std::vector<double> g = path({y, u})[0];
         for (std::size_t c = 0; c < g.size(); ++c)
-          note(violation(g[c], spec.path_lower[c], spec.path_upper[c]),
-               "path constraint " + (c < spec.path_names.size() ? spec.path_names[c] : std::to_string(c)));
+          note(violation(g[c], spec.path_lower[c], spec.path_upper[c]), [&] {
+            return "path constraint " + (c < spec.path_names.size() ? spec.path_names[c] : std::to_string(c));
+          });
       }
       for (std::size_t s = 0; s < n_y && s < spec.x_lower.size() && s < spec.x_upper.size(); ++s)
-        note(violation(y[s], spec.x_lower[s], spec.x_upper[s]), "bounds of state " + model.pss.state_names[s]);
+        note(violation(y[s], spec.x_lower[s], spec.x_upper[s]),
+             [&] { return "bounds of state " + model.pss.state_names[s]; });
     }
   }
 }

@@ -587,3 +587,18 @@ TEST(Collocation, ConsistencyAndPolynomialExactness) {
     }
   }
 }
+
+// The Lagrange basis on Radau IIA's (0, 1/3, 1) at θ = 0.4 (by hand: (0.4 − 1/3)(0.4 − 1)/(1/3),
+// 0.4 (0.4 − 1)/((1/3)(1/3 − 1)), 0.4 (0.4 − 1/3)/(2/3)); it is the identity at the nodes.
+TEST(Butcher, LagrangeBasisOnTheCollocationNodes) {
+  const std::vector<double> tau = collocation_matrices(Scheme::RadauIIA, 2).tau;
+  const std::vector<double> l = lagrange_basis(tau, 0.4);
+  ASSERT_EQ(l.size(), 3u);
+  EXPECT_NEAR(l[0], -0.12, 1e-15);
+  EXPECT_NEAR(l[1], 1.08, 1e-15);
+  EXPECT_NEAR(l[2], 0.04, 1e-15);
+  for (std::size_t a = 0; a < tau.size(); ++a) {
+    const std::vector<double> at_node = lagrange_basis(tau, tau[a]);
+    for (std::size_t b = 0; b < tau.size(); ++b) EXPECT_EQ(at_node[b], a == b ? 1.0 : 0.0) << a << " " << b;
+  }
+}

@@ -58,5 +58,8 @@ struct CollocationMatrices {
   std::vector<double> tau;             ///< (0, c_1, ..., c_s)
 };
 CollocationMatrices collocation_matrices(Scheme scheme, int stages);
+/// The Lagrange basis l_j(θ), j = 0..n−1, on the distinct nodes tau (e.g. CollocationMatrices::tau):
+/// the collocation polynomial of an element at θ ∈ [0, 1] is Σ_j l_j(θ) X_j with X_0 its start.
+std::vector<double> lagrange_basis(const std::vector<double>& tau, double theta);
 
 }  // namespace stasis::discretize
