@@ -690,38 +690,60 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
   }
 
   // ---- path constraints, path complementarity, terminal conditions ------------------------------
-  int path_kind = -1, path_comp_kind = -1;
+  // The path constraints in groups of equal placement (OcpSpec::path_at per row, else
+  // Options::path_at), one block kind per group (Dense: also one per interior point θ_j, the rows
+  // at the collocation polynomial's value there, Σ_a l_a(θ_j) X_a over the nodes (0, c_1, ...,
+  // c_s) with X_0 the element's start).
+  struct PathGroup {
+    PathAt at;
+    int kind = -1;
+    std::vector<int> dense_kinds;
+    std::vector<double> lower, upper;
+  };
+  std::vector<PathGroup> path_groups;
+  int path_comp_kind = -1;
   sym::Vector px = sym::symbols("x", n_x), pu = sym::symbols("u", n_u);
-  if (!ocp.path.empty()) {
-    mpcc::BlockModel m;
-    m.name = "path_constraints";
-    m.variables = concat({px, pu});
-    m.constraints = at_state(ocp.path, px, pu);
-    m.constraint_names = ocp.path_names.empty() ? std::vector<std::string>(ocp.path.size(), "path constraint")
-                                                : ocp.path_names;
-    path_kind = P.add_block_kind(m);
-  }
-  // Dense: one kind per interior point θ_j, the path constraints at the collocation polynomial's
-  // value there, Σ_a l_a(θ_j) X_a over the nodes (0, c_1, ..., c_s) with X_0 the element's start.
-  std::vector<int> dense_path_kinds;
-  if (!ocp.path.empty() && opt.path_at == PathAt::Dense) {
-    std::vector<sym::Vector> Xn{px};
-    for (int m = 1; m <= n_s; ++m) Xn.push_back(sym::symbols("X" + std::to_string(m), n_x));
-    for (int j = 1; j <= kDensePathPoints; ++j) {
-      const double theta = static_cast<double>(j) / (kDensePathPoints + 1);
-      const std::vector<double> l = lagrange_basis(col.tau, theta);
-      sym::Vector x_theta(n_x, sym::Expr(0.0));
-      for (std::size_t a = 0; a < l.size(); ++a)
-        for (std::size_t i = 0; i < n_x; ++i) x_theta[i] = x_theta[i] + l[a] * Xn[a][i];
-      mpcc::BlockModel m;
-      m.name = "path_constraints_inside_" + std::to_string(j);
-      for (const sym::Vector& X : Xn) m.variables.insert(m.variables.end(), X.begin(), X.end());
-      m.variables.insert(m.variables.end(), pu.begin(), pu.end());
-      m.constraints = at_state(ocp.path, x_theta, pu);
-      m.constraint_names = ocp.path_names.empty() ? std::vector<std::string>(ocp.path.size(), "path constraint")
-                                                  : ocp.path_names;
-      dense_path_kinds.push_back(P.add_block_kind(m));
+  for (PathAt at : {PathAt::StageEnds, PathAt::Elements, PathAt::StagePoints, PathAt::Dense}) {
+    PathGroup g{at, -1, {}, {}, {}};
+    sym::Vector rows;
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < ocp.path.size(); ++i) {
+      const PathAt row_at = i < ocp.path_at.size() && ocp.path_at[i] ? *ocp.path_at[i] : opt.path_at;
+      if (row_at != at) continue;
+      rows.push_back(ocp.path[i]);
+      g.lower.push_back(ocp.path_lower[i]);
+      g.upper.push_back(ocp.path_upper[i]);
+      names.push_back(i < ocp.path_names.size() ? ocp.path_names[i] : "path constraint " + std::to_string(i));
     }
+    if (rows.empty()) continue;
+    if ((at == PathAt::StagePoints || at == PathAt::Dense) && !integral)
+      throw Error(std::string("path constraint '") + names.front() + "' at " + to_string(at) +
+                  " needs stage states as variables: use representation: integral with radau_iia or gauss_legendre");
+    mpcc::BlockModel m;
+    m.name = std::string("path_constraints_") + to_string(at);
+    m.variables = concat({px, pu});
+    m.constraints = at_state(rows, px, pu);
+    m.constraint_names = names;
+    g.kind = P.add_block_kind(m);
+    if (at == PathAt::Dense) {
+      std::vector<sym::Vector> Xn{px};
+      for (int mi = 1; mi <= n_s; ++mi) Xn.push_back(sym::symbols("X" + std::to_string(mi), n_x));
+      for (int j = 1; j <= kDensePathPoints; ++j) {
+        const double theta = static_cast<double>(j) / (kDensePathPoints + 1);
+        const std::vector<double> l = lagrange_basis(col.tau, theta);
+        sym::Vector x_theta(n_x, sym::Expr(0.0));
+        for (std::size_t a = 0; a < l.size(); ++a)
+          for (std::size_t i = 0; i < n_x; ++i) x_theta[i] = x_theta[i] + l[a] * Xn[a][i];
+        mpcc::BlockModel d;
+        d.name = "path_constraints_inside_" + std::to_string(j);
+        for (const sym::Vector& X : Xn) d.variables.insert(d.variables.end(), X.begin(), X.end());
+        d.variables.insert(d.variables.end(), pu.begin(), pu.end());
+        d.constraints = at_state(rows, x_theta, pu);
+        d.constraint_names = names;
+        g.dense_kinds.push_back(P.add_block_kind(d));
+      }
+    }
+    path_groups.push_back(std::move(g));
   }
   if (!ocp.path_G.empty()) {
     mpcc::BlockModel m;
@@ -856,27 +878,28 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
         }
         P.add_block(eq_kind, ev, eq_params, eq_row_lower, eq_row_upper, "step equilibration " + tag);
       }
-      // path constraints at every element end / stage point
-      if (path_kind >= 0 && (opt.path_at == PathAt::Elements || opt.path_at == PathAt::Dense)) {
-        std::vector<Index> pv = range(I.x_end, n_x);
-        append(pv, range(map.u[ku], n_u));
-        P.add_block(path_kind, pv, {}, ocp.path_lower, ocp.path_upper, "path constraints at " + tag);
-      }
-      for (std::size_t j = 0; j < dense_path_kinds.size(); ++j) {
-        std::vector<Index> pv = x_prev;
-        for (Index X : I.X) append(pv, range(X, n_x));
-        append(pv, range(map.u[ku], n_u));
-        P.add_block(dense_path_kinds[j], pv, {}, ocp.path_lower, ocp.path_upper,
-                    "path constraints inside " + tag + " at " + std::to_string(j + 1) + "/" +
-                        std::to_string(kDensePathPoints + 1));
-      }
-      if (path_kind >= 0 && opt.path_at == PathAt::StagePoints)
-        for (int m = 0; m < n_s; ++m) {
-          std::vector<Index> pv = range(I.X[static_cast<std::size_t>(m)], n_x);
+      // path constraints at every element end / stage point / point inside the element
+      for (const PathGroup& g : path_groups) {
+        if (g.at == PathAt::Elements || g.at == PathAt::Dense) {
+          std::vector<Index> pv = range(I.x_end, n_x);
           append(pv, range(map.u[ku], n_u));
-          P.add_block(path_kind, pv, {}, ocp.path_lower, ocp.path_upper,
-                      "path constraints at " + tag + " stage " + std::to_string(m + 1));
+          P.add_block(g.kind, pv, {}, g.lower, g.upper, "path constraints at " + tag);
         }
+        for (std::size_t j = 0; j < g.dense_kinds.size(); ++j) {
+          std::vector<Index> pv = x_prev;
+          for (Index X : I.X) append(pv, range(X, n_x));
+          append(pv, range(map.u[ku], n_u));
+          P.add_block(g.dense_kinds[j], pv, {}, g.lower, g.upper,
+                      "path constraints inside " + tag + " at " + std::to_string(j + 1) + "/" +
+                          std::to_string(kDensePathPoints + 1));
+        }
+        if (g.at == PathAt::StagePoints)
+          for (int m = 0; m < n_s; ++m) {
+            std::vector<Index> pv = range(I.X[static_cast<std::size_t>(m)], n_x);
+            append(pv, range(map.u[ku], n_u));
+            P.add_block(g.kind, pv, {}, g.lower, g.upper, "path constraints at " + tag + " stage " + std::to_string(m + 1));
+          }
+      }
       if (path_comp_kind >= 0) {
         if (integral) {
           for (int m = 0; m < n_s; ++m) {
@@ -907,12 +930,12 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
       Index fraction = P.add_parameter("stage_fraction_" + std::to_string(k + 1), double(k + 1) / N);
       P.add_block(clock_kind, cv, {fraction, param_horizon}, {}, {}, "clock at the end of stage " + std::to_string(k + 1));
     }
-    if (path_kind >= 0 && opt.path_at == PathAt::StageEnds) {
-      std::vector<Index> pv = x_prev;
-      append(pv, range(map.u[ku], n_u));
-      P.add_block(path_kind, pv, {}, ocp.path_lower, ocp.path_upper, "path constraints at the end of stage " +
-                                                                        std::to_string(k + 1));
-    }
+    for (const PathGroup& g : path_groups)
+      if (g.at == PathAt::StageEnds) {
+        std::vector<Index> pv = x_prev;
+        append(pv, range(map.u[ku], n_u));
+        P.add_block(g.kind, pv, {}, g.lower, g.upper, "path constraints at the end of stage " + std::to_string(k + 1));
+      }
   }
   // Terminal cost and constraints on the last FE-end state.
   using TR = OcpSpec::TerminalRelaxation;

@@ -130,7 +130,7 @@ bool boolean(const YamlDocument& doc, const YAML::Node& node, const SourceLocati
 }
 
 ConstraintText read_constraint(const YamlDocument& doc, const YAML::Node& item, const std::string& what,
-                               const Scope& scope) {
+                               const Scope& scope, bool allow_at) {
   ConstraintText c;
   c.where = doc.where(item);
   if (item.IsScalar()) {
@@ -141,7 +141,10 @@ ConstraintText read_constraint(const YamlDocument& doc, const YAML::Node& item, 
     c.upper = r.upper;
   } else if (item.IsMap()) {
     const std::vector<MapEntry> fields = doc.entries(item, what);
-    doc.check_keys(fields, {"expr", "lower", "upper"}, what);
+    doc.check_keys(fields,
+                   allow_at ? std::vector<std::string>{"expr", "lower", "upper", "at"}
+                            : std::vector<std::string>{"expr", "lower", "upper"},
+                   what);
     const MapEntry* expr = find_entry(fields, "expr");
     if (!expr)
       doc.fail(c.where, what + ": missing key 'expr', expected {expr: \"...\", lower: ..., upper: ...}");
@@ -150,6 +153,10 @@ ConstraintText read_constraint(const YamlDocument& doc, const YAML::Node& item, 
     for (const auto& f : fields) {
       if (f.key == "lower") c.lower = doc.constant(f.value, f.value_where, scope, "lower bound of " + what);
       if (f.key == "upper") c.upper = doc.constant(f.value, f.value_where, scope, "upper bound of " + what);
+      if (f.key == "at") {
+        c.at = doc.scalar(f.value, f.value_where, "'at' of " + what);
+        c.at_where = f.value_where;
+      }
     }
     const std::string expr_text = doc.scalar(expr->value, expr->value_where, "'expr' of " + what);
     c.expr = doc.expression(expr->value, expr->value_where, scope, "'expr' of " + what);

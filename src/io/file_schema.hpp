@@ -71,11 +71,13 @@ struct ConstraintText {
   double upper = 0.0;
   std::string text;
   SourceLocation where;
+  std::string at;           ///< the map form's `at` (allow_at only), empty if not given
+  SourceLocation at_where;
 };
-/// A list item "a <= b" (a relation, see parse_relation) or {expr, lower, upper}. `what` names it
-/// in messages ("constraint 0").
+/// A list item "a <= b" (a relation, see parse_relation) or {expr, lower, upper} (and `at` if
+/// allow_at: a path constraint's placement). `what` names it in messages ("constraint 0").
 ConstraintText read_constraint(const YamlDocument& doc, const YAML::Node& item, const std::string& what,
-                               const Scope& scope);
+                               const Scope& scope, bool allow_at = false);
 
 /// 0 <= G ⟂ H >= 0 from a list item [G, H].
 struct PairText {

@@ -864,6 +864,7 @@ OcpFile read_ocp(YamlDocument& doc, const std::vector<std::string>& overrides) {
 
   // Constraints.
   const MapEntry* at = nullptr;
+  std::vector<SourceLocation> row_placements_needing_stage_states;  // a path constraint's at: stage_points/dense
   if (const MapEntry* constraints = find_entry(fields, "constraints")) {
     const std::vector<MapEntry> items = doc.entries(constraints->value, "ocp.constraints");
     doc.check_keys(items, kConstraintKeys, "ocp.constraints");
@@ -878,7 +879,21 @@ OcpFile read_ocp(YamlDocument& doc, const std::vector<std::string>& overrides) {
             list(e, "constraints.path (of \"a <= b\" strings or {expr, lower, upper} maps)");
         for (std::size_t i = 0; i < n; ++i) {
           const detail::ConstraintText c =
-              detail::read_constraint(doc, e.value[i], "path constraint " + std::to_string(i), ms.scope);
+              detail::read_constraint(doc, e.value[i], "path constraint " + std::to_string(i), ms.scope, true);
+          std::optional<discretize::PathAt> placement;
+          if (!c.at.empty()) {
+            discretize::Options where_options;
+            try {
+              discretize::set_option(where_options, "path_at", c.at);
+            } catch (const Error&) {
+              doc.fail(c.at_where, "path constraint " + std::to_string(i) + ": at is '" + c.at +
+                                       "', expected stage_ends, elements, stage_points or dense");
+            }
+            placement = where_options.path_at;
+            if (placement == discretize::PathAt::StagePoints || placement == discretize::PathAt::Dense)
+              row_placements_needing_stage_states.push_back(c.at_where);
+          }
+          ocp.path_at.push_back(placement);
           ocp.path.push_back(c.expr);
           ocp.path_lower.push_back(c.lower);
           ocp.path_upper.push_back(c.upper);
@@ -944,6 +959,11 @@ OcpFile read_ocp(YamlDocument& doc, const std::vector<std::string>& overrides) {
   }
   validate_discretization(doc, file.discretization, disc_entries, disc ? disc->key_where : section->key_where,
                           at);
+  if (!row_placements_needing_stage_states.empty() &&
+      file.discretization.effective_representation() != discretize::Representation::Integral)
+    doc.fail(row_placements_needing_stage_states.front(),
+             "a path constraint at stage_points or dense needs stage states as variables: use representation: "
+             "integral with radau_iia or gauss_legendre");
 
   // Physical time: a state `t` if anything uses it, unbounded and fixed at 0 initially.
   if (finish_model(doc, ms, file.name, used, file.model)) {

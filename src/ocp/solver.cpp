@@ -61,12 +61,14 @@ std::unique_ptr<Phase1> make_phase1(const reformulate::Dcs& dcs, const discretiz
     phase1_spec.path_lower.clear();
     phase1_spec.path_upper.clear();
     phase1_spec.path_names.clear();
+    phase1_spec.path_at.clear();
     for (std::size_t i = 0; i < spec.path.size(); ++i) {
       if (omit[i]) continue;
       phase1_spec.path.push_back(spec.path[i]);
       phase1_spec.path_lower.push_back(spec.path_lower[i]);
       phase1_spec.path_upper.push_back(spec.path_upper[i]);
       if (i < spec.path_names.size()) phase1_spec.path_names.push_back(spec.path_names[i]);
+      if (i < spec.path_at.size()) phase1_spec.path_at.push_back(spec.path_at[i]);
     }
   }
   p->tr = discretize::transcribe(dcs, phase1_spec, disc);

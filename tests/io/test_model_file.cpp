@@ -578,6 +578,21 @@ discretization: {stages: 3}
   EXPECT_TRUE(o.terminal_cost.is_constant());
 }
 
+// A path constraint's own placement (the map form's `at`); the others follow constraints.at.
+TEST(OcpReader, PathConstraintPlacementPerRow) {
+  const OcpFile f = read_ocp_string(kOcp + R"Y(  constraints:
+    path: ["-2 <= x <= 5", {expr: "x + u", lower: -3, at: dense}, {expr: "x", upper: 4, at: stage_ends}]
+    at: elements
+)Y",
+                                    "p.yaml");
+  const discretize::OcpSpec& o = f.ocp;
+  ASSERT_EQ(o.path_at.size(), 3u);
+  EXPECT_FALSE(o.path_at[0].has_value());
+  EXPECT_EQ(o.path_at[1], discretize::PathAt::Dense);
+  EXPECT_EQ(o.path_at[2], discretize::PathAt::StageEnds);
+  EXPECT_EQ(f.discretization.path_at, discretize::PathAt::Elements);
+}
+
 TEST(OcpReader, TimeOptimalDefaultsAndStartClamping) {
   const OcpFile f = read_ocp_string(R"Y(kind: ocp
 model:

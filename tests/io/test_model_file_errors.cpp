@@ -468,6 +468,14 @@ TEST(OcpErrors, Constraints) {
   EXPECT_STARTS_WITH(
       ocp_error(ocp("  horizon: 1\n  constraints:\n    at: dense\n", "discretization: {scheme: lobatto_iiia}\n")),
       "p.yaml:14:9: error: discretization: option 'path_at: dense' needs stage states as variables");
+  EXPECT_STARTS_WITH(ocp_error(ocp("  horizon: 1\n  constraints:\n    path: [{expr: x, lower: 0, at: inside}]\n")),
+                     "p.yaml:14:36: error: path constraint 0: at is 'inside', expected stage_ends, elements, "
+                     "stage_points or dense");
+  EXPECT_STARTS_WITH(ocp_error(ocp("  horizon: 1\n  constraints:\n    path: [{expr: x, lower: 0, at: dense}]\n",
+                                   "discretization: {scheme: lobatto_iiia}\n")),
+                     "p.yaml:14:36: error: a path constraint at stage_points or dense needs stage states");
+  EXPECT_STARTS_WITH(ocp_error(ocp("  horizon: 1\n  constraints:\n    terminal: [{expr: x, lower: 0, at: dense}]\n")),
+                     "p.yaml:14:36: error: unknown key 'at' in terminal constraint 0");
   EXPECT_STARTS_WITH(ocp_error(ocp("  horizon: 1\n", "discretization: {path_at: elements}\n")),
                      "p.yaml:13:18: error: 'path_at' is written as 'at' under ocp.constraints");
 }

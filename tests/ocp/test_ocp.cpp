@@ -267,7 +267,7 @@ TEST(Ocp, RelaxedInitializationReachesTheR3Optimum) {
   EXPECT_EQ(std::string(ocp::to_string(o.initialization.method)), "relaxed");
 }
 
-// Path constraints between element ends (ocp.constraints.at: dense). A point moves with
+// Path constraints between element ends (ocp.constraints.at: dense, or per constraint). A point moves with
 // ẋ = u1, ẏ = u2 from (0, 0) to (1, 0) in T = 1 over 2 stages of one Radau IIA element each,
 // min ∫ u1² + u2², around the disc (x − 0.5)² + y² ≥ 0.04. Each stage's path is a straight
 // segment through the waypoint (a, b) at t = 1/2, cost 2 (a² + (1 − a)² + 2 b²).
@@ -318,6 +318,12 @@ TEST(Ocp, DensePathConstraintsHoldInsideElements) {
   EXPECT_NEAR(dense.objective, 1.1875, 1e-6);
   EXPECT_NEAR(dense.states[1][0], 0.5, 1e-6);
   EXPECT_NEAR(dense.states[1][1], std::sqrt(0.03 / 0.64), 1e-6);
+  // The same placement for this row alone (OcpSpec::path_at), the others' default at elements.
+  o.discretization.path_at = discretize::PathAt::Elements;
+  spec.path_at = {discretize::PathAt::Dense};
+  const ocp::Result row_dense = ocp::Solver(dcs, spec, o).solve();
+  ASSERT_TRUE(row_dense.converged) << row_dense.message;
+  EXPECT_NEAR(row_dense.objective, 1.1875, 1e-6);
   // Every checked point of the collocation polynomial (linear here) is outside the disc.
   ASSERT_EQ(dense.stage_states.size(), 2u);
   for (std::size_t e = 0; e < 2; ++e)

@@ -6,6 +6,7 @@
 // element, so the KKT matrix is nearly block-banded. Each finite element is one instance of a
 // compiled block kind shared by all elements.
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -97,6 +98,9 @@ struct OcpSpec {
   sym::Vector path;                               ///< path constraints lower <= g(x, u) <= upper
   std::vector<double> path_lower, path_upper;
   std::vector<std::string> path_names;
+  /// Where each path constraint holds (empty, or nullopt for a row: Options::path_at), e.g. an
+  /// obstacle at PathAt::Dense and the other rows at the stage ends.
+  std::vector<std::optional<PathAt>> path_at;
   sym::Vector terminal;                           ///< terminal constraints on x(T)
   std::vector<double> terminal_lower, terminal_upper;
   std::vector<std::string> terminal_names;
