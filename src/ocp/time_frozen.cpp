@@ -465,45 +465,60 @@ SpeedOfTimeDiagnosis diagnose_speed_of_time(const reformulate::TimeFrozenModel& 
 }
 
 namespace {
-// The path constraints and state bounds on each element's collocation polynomial, at
-// vo.points_between equally spaced points strictly inside the element (Lagrange interpolation
-// through (0, x_start) and (c_m, X_m)); the physical time is the interpolated clock.
+// The largest violation seen so far and where it is; the place is built only for a new maximum
+// (the checks run at every point and every row).
+struct Worst {
+  double& amount;
+  std::string& where;
+  template <class Place>
+  void note(double a, const Place& place) {
+    if (a > amount) {
+      amount = a;
+      where = place();
+    }
+  }
+};
+
+// The path constraints and state bounds at the state y with control u; at() ends the place.
+template <class At>
+void check_path_and_bounds(const reformulate::TimeFrozenModel& model, const discretize::OcpSpec& spec,
+                           sym::Function& path, const std::vector<double>& y, const std::vector<double>& u,
+                           Worst& worst, const At& at) {
+  if (!spec.path.empty()) {
+    const std::vector<double> g = path({y, u})[0];
+    for (std::size_t c = 0; c < g.size(); ++c)
+      worst.note(violation(g[c], spec.path_lower[c], spec.path_upper[c]), [&] {
+        return "path constraint " + (c < spec.path_names.size() ? spec.path_names[c] : std::to_string(c)) + at();
+      });
+  }
+  for (std::size_t s = 0; s < y.size() && s < spec.x_lower.size() && s < spec.x_upper.size(); ++s)
+    worst.note(violation(y[s], spec.x_lower[s], spec.x_upper[s]),
+               [&] { return "bounds of state " + model.pss.state_names[s] + at(); });
+}
+
+// The same on each element's collocation polynomial, at vo.points_between equally spaced points
+// strictly inside the element (Lagrange interpolation through (0, x_start) and (c_m, X_m)); the
+// physical time is the interpolated clock.
 void check_between_points(const reformulate::TimeFrozenModel& model, const discretize::OcpSpec& spec,
                           const Result& r, const ValidationOptions& vo, sym::Function& path, Validation& v) {
   const std::vector<double>& tau = r.collocation_nodes;
   if (vo.points_between <= 0 || tau.empty() || r.stage_states.size() + 1 != r.states.size()) return;
   v.points_between = vo.points_between;
+  Worst worst{v.max_path_violation_between_points, v.path_violation_between_where};
   const std::size_t per = elements_per_stage(r), n_y = model.pss.n_x(), n_nodes = tau.size();
   std::vector<double> y(n_y);
   std::vector<std::vector<double>> bases;  // the same points in every element
   for (int j = 1; j <= vo.points_between; ++j)
     bases.push_back(discretize::lagrange_basis(tau, static_cast<double>(j) / (vo.points_between + 1)));
   for (std::size_t e = 0; e < r.stage_states.size(); ++e) {
-    const std::vector<double>& u = r.controls[e / per];
-    for (int j = 1; j <= vo.points_between; ++j) {
-      const std::vector<double>& basis = bases[static_cast<std::size_t>(j - 1)];
+    for (const std::vector<double>& basis : bases) {
       for (std::size_t i = 0; i < n_y; ++i) {
         y[i] = basis[0] * r.states[e][i];
         for (std::size_t m = 1; m < n_nodes; ++m) y[i] += basis[m] * r.stage_states[e][m - 1][i];
       }
-      // Names are built only for a new maximum (this runs at every point of every element).
-      auto note = [&](double amount, const auto& what) {
-        if (amount > v.max_path_violation_between_points) {
-          v.max_path_violation_between_points = amount;
-          v.path_violation_between_where = what() + " in element " + std::to_string(e + 1) + " at t = " +
-                                           num(y[static_cast<std::size_t>(model.clock)]);
-        }
-      };
-      if (!spec.path.empty()) {
-        const std::vector<double> g = path({y, u})[0];
-        for (std::size_t c = 0; c < g.size(); ++c)
-          note(violation(g[c], spec.path_lower[c], spec.path_upper[c]), [&] {
-            return "path constraint " + (c < spec.path_names.size() ? spec.path_names[c] : std::to_string(c));
-          });
-      }
-      for (std::size_t s = 0; s < n_y && s < spec.x_lower.size() && s < spec.x_upper.size(); ++s)
-        note(violation(y[s], spec.x_lower[s], spec.x_upper[s]),
-             [&] { return "bounds of state " + model.pss.state_names[s]; });
+      check_path_and_bounds(model, spec, path, y, r.controls[e / per], worst, [&] {
+        return " in element " + std::to_string(e + 1) + " at t = " + num(y[static_cast<std::size_t>(model.clock)]);
+      });
     }
   }
 }
@@ -517,7 +532,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
   const int clock = model.clock;
   const std::size_t per = elements_per_stage(r);
   const std::size_t N = r.controls.size();
-  const std::size_t n_y = model.pss.n_x(), n_u = model.pss.n_u();
+  const std::size_t n_u = model.pss.n_u();
 
   // ---- constraint checks at every physical point of the OCP trajectory ----
   auto stage_of_point = [&](std::size_t point) { return point == 0 ? std::size_t{0} : (point - 1) / per; };
@@ -528,42 +543,29 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
     G = sym::Function("G", {model.pss.x, model.pss.u}, {spec.path_G});
     H = sym::Function("H", {model.pss.x, model.pss.u}, {spec.path_H});
   }
-  auto note = [&](double amount, const std::string& where) {
-    if (amount > v.max_path_violation) {
-      v.max_path_violation = amount;
-      v.path_violation_where = where;
-    }
-  };
+  Worst worst{v.max_path_violation, v.path_violation_where};
   const sim::PhysicalTrajectory& traj = p.trajectory;
   for (std::size_t i = 0; i < traj.point.size(); ++i) {
     const std::vector<double>& y = r.states[traj.point[i]];
     const std::vector<double>& u = r.controls[stage_of_point(traj.point[i])];
-    const std::string at = " at t = " + num(traj.time[i]);
+    const auto at = [&] { return " at t = " + num(traj.time[i]); };
     if (!model.gaps.empty()) {
       const std::vector<double> g = gaps({y, u})[0];
       for (double gi : g) v.max_gap_violation = std::max(v.max_gap_violation, -gi);
     }
-    if (!spec.path.empty()) {
-      const std::vector<double> g = path({y, u})[0];
-      for (std::size_t j = 0; j < g.size(); ++j)
-        note(violation(g[j], spec.path_lower[j], spec.path_upper[j]),
-             "path constraint " + (j < spec.path_names.size() ? spec.path_names[j] : std::to_string(j)) + at);
-    }
+    check_path_and_bounds(model, spec, path, y, u, worst, at);
     if (!spec.path_G.empty()) {
       const std::vector<double> gv = G({y, u})[0], hv = H({y, u})[0];
       for (std::size_t j = 0; j < gv.size(); ++j)
-        note(std::max({-gv[j], -hv[j], std::min(gv[j], hv[j])}),
-             "path complementarity pair " + std::to_string(j) + at);
+        worst.note(std::max({-gv[j], -hv[j], std::min(gv[j], hv[j])}),
+                   [&] { return "path complementarity pair " + std::to_string(j) + at(); });
     }
-    for (std::size_t s = 0; s < n_y && s < spec.x_lower.size() && s < spec.x_upper.size(); ++s)
-      note(violation(y[s], spec.x_lower[s], spec.x_upper[s]),
-           "bounds of state " + model.pss.state_names[s] + at);
   }
   check_between_points(model, spec, r, vo, path, v);
   for (std::size_t k = 0; k < N; ++k)
     for (std::size_t j = 0; j < n_u && j < spec.u_lower.size() && j < spec.u_upper.size(); ++j)
-      note(violation(r.controls[k][j], spec.u_lower[j], spec.u_upper[j]),
-           "bounds of control " + model.pss.control_names[j] + " on stage " + std::to_string(k));
+      worst.note(violation(r.controls[k][j], spec.u_lower[j], spec.u_upper[j]),
+                 [&] { return "bounds of control " + model.pss.control_names[j] + " on stage " + std::to_string(k); });
   const std::string checks =
       "; gap violation " + num(v.max_gap_violation) + ", path violation " + num(v.max_path_violation) +
       (v.max_path_violation > 0 ? " (" + v.path_violation_where + ")" : std::string()) +
