@@ -63,13 +63,18 @@ std::vector<InitializationOptionInfo> make_table() {
                "relaxation of the relaxed phase 1: homotopy (the same as homotopy.relaxation), "
                "scholtes_ineq, scholtes_eq or ell1_penalty (the smoothed phase 1 always uses G·H = σ)",
                [](O& o, const std::string& v) {
-                 if (v == "homotopy") o.relaxation.reset();
-                 else if (v == "scholtes_ineq") o.relaxation = mpcc::Relaxation::ScholtesIneq;
-                 else if (v == "scholtes_eq") o.relaxation = mpcc::Relaxation::ScholtesEq;
-                 else if (v == "ell1_penalty") o.relaxation = mpcc::Relaxation::Ell1Penalty;
-                 else
+                 if (v == "homotopy") {
+                   o.relaxation.reset();
+                   return;
+                 }
+                 mpcc::HomotopyOptions h;  // the homotopy's own parser for the other names
+                 try {
+                   mpcc::set_option(h, "relaxation", v);
+                 } catch (const Error&) {
                    throw Error("option 'relaxation': unknown value '" + v +
                                "'; allowed: homotopy, scholtes_ineq, scholtes_eq, ell1_penalty");
+                 }
+                 o.relaxation = h.relaxation;
                }});
   t.push_back({"omit_path_constraints", "[]",
                "positions (0-based) in ocp.constraints.path of the constraints phase 1 leaves out, e.g. "

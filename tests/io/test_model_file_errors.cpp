@@ -551,6 +551,12 @@ TEST(ModelFileErrors, InitializationSection) {
   EXPECT_EQ(f.initialization.omit_path_constraints, std::vector<int>{1});
   EXPECT_EQ(read_ocp_string(base, "p.yaml").initialization.method,
             stasis::ocp::InitializationOptions::Method::Nominal);
+  EXPECT_EQ(read_ocp_string(base + "initialization: {relaxation: ell1_penalty}\n", "p.yaml").initialization.relaxation,
+            stasis::mpcc::Relaxation::Ell1Penalty);
+  EXPECT_FALSE(read_ocp_string(base + "initialization: {relaxation: homotopy}\n", "p.yaml").initialization.relaxation);
+  EXPECT_STARTS_WITH(ocp_error(base + "initialization: {relaxation: scholtes}\n"),
+                     "p.yaml:15:30: error: initialization: option 'relaxation': unknown value 'scholtes'; allowed: "
+                     "homotopy, scholtes_ineq, scholtes_eq, ell1_penalty");
   EXPECT_STARTS_WITH(ocp_error(base + "initialization: {method: smooth}\n"),
                      "p.yaml:15:26: error: initialization: option 'method': unknown value 'smooth'; allowed: "
                      "nominal, smoothed");

@@ -264,19 +264,25 @@ TEST(Homotopy, PolishingFixesVariablesAffineSidesAndRows) {
   EXPECT_LE(r.residual, 1e-9);
 }
 
+// A finishing solve (`option` switched on) whose `threshold` is below every step's residual is
+// never tried: the same steps as the plain homotopy, none flagged, and the result not marked.
+void expect_plain_steps(const Problem& p, const char* option, const char* threshold, bool StepStats::*flag,
+                        bool Result::*finished) {
+  HomotopyOptions o;
+  const Result plain = Homotopy(p, o).solve();
+  set_option(o, option, "true");
+  set_option(o, threshold, "1e-12");
+  const Result r = Homotopy(p, o).solve();
+  ASSERT_TRUE(r.converged);
+  EXPECT_FALSE(r.*finished);
+  ASSERT_EQ(r.steps.size(), plain.steps.size());
+  for (const auto& s : r.steps) EXPECT_FALSE(s.*flag);
+}
+
 // Below the threshold only: with polish_threshold under every step's residual the homotopy is
 // the plain one (the same steps as without polishing).
 TEST(Homotopy, PolishingIsNotTriedAboveItsThreshold) {
-  Problem p = t8_problem();
-  HomotopyOptions o;
-  Result plain = Homotopy(p, o).solve();
-  o.polish = true;
-  o.polish_threshold = 1e-12;
-  Result r = Homotopy(p, o).solve();
-  ASSERT_TRUE(r.converged);
-  EXPECT_FALSE(r.polished);
-  ASSERT_EQ(r.steps.size(), plain.steps.size());
-  for (const auto& s : r.steps) EXPECT_FALSE(s.polish);
+  expect_plain_steps(t8_problem(), "polish", "polish_threshold", &StepStats::polish, &Result::polished);
   HomotopyOptions bad;
   EXPECT_THROW(set_option(bad, "polish_threshold", "0"); bad.validate(), Error);
   EXPECT_THROW(set_option(bad, "polish", "maybe"), Error);
@@ -323,16 +329,8 @@ TEST(Homotopy, PenaltyFinishGoesOnWithTheL1PenaltyFromASmallResidual) {
 
 // Above its threshold the finish is not tried (the plain homotopy's steps); bad values are refused.
 TEST(Homotopy, PenaltyFinishIsNotTriedAboveItsThreshold) {
-  Problem p = not_s_stationary_problem();
-  HomotopyOptions o;
-  Result plain = Homotopy(p, o).solve();
-  o.penalty_finish = true;
-  o.penalty_finish_threshold = 1e-12;
-  Result r = Homotopy(p, o).solve();
-  ASSERT_TRUE(r.converged);
-  EXPECT_FALSE(r.penalty_finished);
-  ASSERT_EQ(r.steps.size(), plain.steps.size());
-  for (const auto& s : r.steps) EXPECT_FALSE(s.penalty);
+  expect_plain_steps(not_s_stationary_problem(), "penalty_finish", "penalty_finish_threshold", &StepStats::penalty,
+                     &Result::penalty_finished);
   HomotopyOptions bad;
   EXPECT_THROW(set_option(bad, "penalty_finish_threshold", "0"); bad.validate(), Error);
   HomotopyOptions bad2;
