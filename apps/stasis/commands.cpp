@@ -71,6 +71,16 @@ void print_largest_pairs(const mpcc::Result& r, bool with_block = true) {
                with_block ? p.block + ": " : std::string(), p.pair);
 }
 
+// What kept the last relaxed NLP infeasible when it failed: the rows and bounds violated most where
+// IPOPT stopped.
+void print_largest_violations(const mpcc::Result& r, bool with_block = true) {
+  if (r.largest_violations.empty()) return;
+  fmt::print("largest constraint violations where the last NLP stopped (result.json: solver.largest_violations):\n");
+  for (const auto& v : r.largest_violations)
+    fmt::print("  {:.2e}  {}{} = {:.6g} (bounds [{:.6g}, {:.6g}])\n", v.violation(),
+               with_block ? v.block + ": " : std::string(), v.what, v.value, v.lower, v.upper);
+}
+
 // DIR/report.html next to result.json; failing here does not fail the run (its results are written).
 void write_report_for(const std::string& dir, bool quiet) {
   try {
@@ -112,6 +122,7 @@ int run_mpcc(const CommonOptions& o) {
              r.converged ? "converged" : "NOT converged", r.message, r.residual, r.objective, r.nlp_solves,
              r.nlp_iterations, r.wall_time_s);
   print_largest_pairs(r, false);
+  print_largest_violations(r, false);
   if (!o.quiet) {
     std::string values;
     for (std::size_t i = 0; i < file.variables.size(); ++i)
@@ -259,6 +270,7 @@ int run_solve(const CommonOptions& o) {
         r.construction_time_s);
     if (!diagnosis.empty()) fmt::print("diagnosis: {}\n", diagnosis.message);
     print_largest_pairs(r.homotopy);
+    print_largest_violations(r.homotopy);
     for (const auto& w : p.trajectory.warnings) fmt::print("warning: {}\n", w);
     if (v && !v->passed)
       fmt::print("warning: validation failed: {} (result.json: validation)\n", fmt::join(v->failures, "; "));
@@ -285,6 +297,7 @@ int run_solve(const CommonOptions& o) {
              r.converged ? "converged" : "NOT converged", r.message, r.objective, r.final_time, r.residual,
              r.nlp_solves(), r.nlp_iterations(), r.solve_time_s, r.construction_time_s);
   print_largest_pairs(r.homotopy);
+  print_largest_violations(r.homotopy);
   if (!o.quiet) fmt::print("wrote {}/result.json, trajectory.csv, events.csv\n", dir);
   write_report_for(dir, o.quiet);
   return r.converged ? 0 : 1;

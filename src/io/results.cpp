@@ -17,6 +17,19 @@ using nlohmann::json;
 
 json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
+// What kept a failed relaxed NLP infeasible (mpcc::StepStats::largest_violations).
+json violations_json(const std::vector<mpcc::ViolationValue>& violations) {
+  json a = json::array();
+  for (const auto& v : violations)
+    a.push_back({{"block", v.block},
+                 {"constraint", v.what},
+                 {"value", number(v.value)},
+                 {"lower", number(v.lower)},
+                 {"upper", number(v.upper)},
+                 {"violation", number(v.violation())}});
+  return a;
+}
+
 json homotopy_steps(const mpcc::Result& r) {
   json steps = json::array();
   for (const auto& s : r.steps) {
@@ -28,6 +41,7 @@ json homotopy_steps(const mpcc::Result& r) {
                  {"wall_time_s", s.wall_time_s}};
     if (s.polish) step["polish"] = true;
     if (s.penalty) step["penalty"] = true;
+    if (!s.largest_violations.empty()) step["largest_violations"] = violations_json(s.largest_violations);
     steps.push_back(step);
   }
   return steps;
@@ -268,6 +282,8 @@ json ocp_common(const OcpFile& file, const ocp::Result& r) {
                  {"evaluation_time_s", r.homotopy.evaluation_time_s + r.initialization.evaluation_time_s},
                  {"homotopy", homotopy_steps(r.homotopy)}};
   if (!r.homotopy.largest_pairs.empty()) j["solver"]["largest_pairs"] = largest_pairs_json(r.homotopy);
+  if (!r.homotopy.largest_violations.empty())
+    j["solver"]["largest_violations"] = violations_json(r.homotopy.largest_violations);
   if (!r.initialization.steps.empty())
     j["solver"]["initialization"] = {{"method", ocp::to_string(file.initialization.method)},
                                      {"nlp_iterations", r.initialization.nlp_iterations},
@@ -297,6 +313,7 @@ std::string mpcc_result_json(const MpccFile& file, const mpcc::Result& r) {
                  {"initial_residual", number(r.initial_residual)},
                  {"homotopy", homotopy_steps(r)}};
   if (!r.largest_pairs.empty()) j["solver"]["largest_pairs"] = largest_pairs_json(r);
+  if (!r.largest_violations.empty()) j["solver"]["largest_violations"] = violations_json(r.largest_violations);
   return j.dump(2) + "\n";
 }
 

@@ -401,6 +401,11 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
     st.wall_time_s = sr.wall_time_s;
     st.evaluation_time_s = sr.evaluation_time_s;
     st.constraint_violation = sr.constraint_violation;
+    if (failed) {
+      st.largest_violations = problem_.largest_violations(wm, Result::kLargestViolations, &par);
+      std::erase_if(st.largest_violations,
+                    [](const ViolationValue& v) { return !(v.violation() > Result::kShownViolation); });
+    }
     res.steps.push_back(st);
     res.nlp_iterations += sr.iterations;
     res.evaluation_time_s += sr.evaluation_time_s;
@@ -443,6 +448,11 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
     res.message = "σ reached its final value but the complementarity residual is above tolerance";
   }
   if (!res.converged) res.largest_pairs = problem_.largest_products(res.w, Result::kLargestPairs, &par);
+  if (failed) {  // the last relaxed NLP failed (a polishing or penalty solve may come after it)
+    const auto last = std::find_if(res.steps.rbegin(), res.steps.rend(),
+                                   [](const StepStats& s) { return !s.polish && !s.penalty; });
+    if (last != res.steps.rend()) res.largest_violations = last->largest_violations;
+  }
   res.wall_time_s = std::chrono::duration<double>(Clock::now() - t_start).count();
   return res;
 }

@@ -126,6 +126,35 @@ TEST(CliMpcc, PolishingRowAndRecord) {
   for (const char* x : {"x1", "x2", "x3"}) EXPECT_NEAR(j["variables"][x].get<double>(), 0.0, 1e-9) << x;
 }
 
+// A run whose NLP fails names the rows it could not satisfy: x + y <= -1 with x, y >= 0 is violated
+// by at least 1 wherever IPOPT stops, and the message names the row by its text and file:line.
+TEST(CliMpcc, FailedRunNamesItsLargestViolations) {
+  const std::string file = write_temp_file("infeasible_row.yaml", R"(kind: mpcc
+name: infeasible
+variables:
+  x: {lower: 0, start: 1}
+  y: {lower: 0, start: 1}
+objective: "x^2 + y^2"
+constraints:
+  - "x + y <= -1"
+complementarity:
+  - [x, y]
+options:
+  max_steps: 1
+)");
+  std::string out = temp_dir("violations");
+  CliRun r = run("mpcc " + file + " --out " + out);
+  ASSERT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("largest constraint violations"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("x + y <= -1"), std::string::npos) << r.output;
+  auto j = read_json(out + "/result.json");
+  const auto& v = j["solver"]["largest_violations"];
+  ASSERT_FALSE(v.empty()) << j.dump();
+  EXPECT_NE(v[0]["constraint"].get<std::string>().find("x + y <= -1"), std::string::npos) << v.dump();
+  EXPECT_GE(v[0]["violation"].get<double>(), 1.0 - 1e-9);
+  EXPECT_EQ(j["solver"]["homotopy"][0]["largest_violations"], v);
+}
+
 // A run that does not converge names the pairs that hold its residual up. ralph2 stopped after its
 // σ = 1 step: the relaxed minimizer is x = y = sqrt(σ) = 1 (the file's header), so its one pair has
 // G = H = 1 and product 1 (to IPOPT's tolerance). A converged run has no such list.
@@ -148,6 +177,7 @@ TEST(CliMpcc, NotConvergedRunNamesItsLargestProducts) {
   ASSERT_EQ(c.exit_code, 0) << c.output;
   EXPECT_EQ(c.output.find("largest complementarity products"), std::string::npos) << c.output;
   EXPECT_FALSE(read_json(done + "/result.json")["solver"].contains("largest_pairs"));
+  EXPECT_FALSE(read_json(done + "/result.json")["solver"].contains("largest_violations"));
 }
 
 TEST(CliMpcc, NosnocPresetRunsTheSameProblem) {

@@ -1,6 +1,7 @@
 // MPCC homotopy on small MPCCs with known solutions, in every relaxation and steering mode.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "stasis/error.hpp"
@@ -409,6 +410,82 @@ TEST(Homotopy, LargestProductsAreSortedAndNamed) {
   EXPECT_TRUE(p.largest_products(w, 0).empty());
 }
 
+// Problem::largest_violations: rows against their bounds (no bounds = equality), G, H >= 0 of pairs
+// whose nonnegativity is not implied, and variable bounds; violated ones only, largest first, named.
+// Values by hand: w = (2, -0.5, 3): bound x1 >= 0 by 0.5, row x0 + x2 <= 4 by 1, equality
+// x0 - x2 = 0 by 1 (a tie: either order), G = x1 of the pair by 0.5, row x0 >= 1 holds.
+TEST(Homotopy, LargestViolationsAreSortedAndNamed) {
+  Problem p;
+  Index x = p.add_variables("x", 3, -kInf, kInf, 0.0);
+  p.lower()[1] = 0.0;
+  sym::Vector xs = sym::symbols("x", 3);
+  BlockModel rows;
+  rows.name = "rows";
+  rows.variables = xs;
+  rows.constraints = {xs[0] + xs[2], xs[0]};
+  rows.constraint_names = {"sum <= 4", "x0 >= 1"};
+  rows.G = {xs[1]};
+  rows.H = {xs[0]};
+  rows.pair_names = {"x1 ⟂ x0"};
+  p.add_block(p.add_block_kind(rows), {x, x + 1, x + 2}, {}, {-kInf, 1.0}, {4.0, kInf}, "block A");
+  BlockModel equal;
+  equal.name = "equal";
+  equal.variables = {xs[0], xs[2]};
+  equal.constraints = {xs[0] - xs[2]};
+  p.add_block(p.add_block_kind(equal), {x, x + 2});
+  const std::vector<double> w{2.0, -0.5, 3.0};
+  const std::vector<ViolationValue> top = p.largest_violations(w, 10);
+  ASSERT_EQ(top.size(), 4u);
+  EXPECT_DOUBLE_EQ(top[0].violation(), 1.0);
+  EXPECT_DOUBLE_EQ(top[1].violation(), 1.0);
+  const bool sum_first = top[0].what == "sum <= 4";
+  const ViolationValue& sum = top[sum_first ? 0 : 1];
+  const ViolationValue& eq = top[sum_first ? 1 : 0];
+  EXPECT_EQ(sum.block, "block A");
+  EXPECT_EQ(sum.what, "sum <= 4");
+  EXPECT_DOUBLE_EQ(sum.value, 5.0);
+  EXPECT_EQ(eq.block, "equal");  // an unlabelled block goes by its kind's name
+  EXPECT_EQ(eq.what, "row 0");   // an unnamed row by its position
+  EXPECT_DOUBLE_EQ(eq.value, -1.0);
+  EXPECT_DOUBLE_EQ(eq.lower, 0.0);
+  EXPECT_DOUBLE_EQ(eq.upper, 0.0);
+  for (std::size_t i : {2u, 3u}) EXPECT_DOUBLE_EQ(top[i].violation(), 0.5);
+  std::vector<std::string> halves{top[2].what, top[3].what};
+  std::sort(halves.begin(), halves.end());
+  EXPECT_EQ(halves, (std::vector<std::string>{"G >= 0 of x1 ⟂ x0", "x[1]"}));
+  ASSERT_EQ(p.largest_violations(w, 1).size(), 1u);
+  EXPECT_TRUE(p.largest_violations(w, 0).empty());
+  EXPECT_TRUE(p.largest_violations({2.0, 0.0, 2.0}, 10).empty());  // feasible
+}
+
+// A relaxed NLP that fails names what kept it infeasible: ralph2 with the row x + y <= -1, which
+// no x, y >= 0 satisfies, is violated by at least 1 wherever IPOPT stops. (A successful step lists
+// nothing: ResultListsLargestProductsOnlyWhenNotConverged.)
+TEST(Homotopy, FailedStepListsItsLargestViolations) {
+  Problem p;
+  Index x = p.add_variables("x", 2, 0.0, kInf, 0.5);
+  sym::Vector xs = sym::symbols("x", 2);
+  BlockModel m;
+  m.name = "ralph2";
+  m.variables = xs;
+  m.objective = xs[0] * xs[0] + xs[1] * xs[1] - 4.0 * xs[0] * xs[1];
+  m.constraints = {xs[0] + xs[1]};
+  m.constraint_names = {"x + y <= -1"};
+  m.G = {xs[0]};
+  m.H = {xs[1]};
+  p.add_block(p.add_block_kind(m), {x, x + 1}, {}, {-kInf}, {-1.0}, "ralph2");
+  HomotopyOptions o;
+  o.max_steps = 1;
+  Result failed = Homotopy(p, o).solve();
+  ASSERT_FALSE(failed.converged);
+  ASSERT_EQ(failed.steps.size(), 1u);
+  ASSERT_FALSE(failed.steps[0].largest_violations.empty()) << failed.message;
+  EXPECT_EQ(failed.steps[0].largest_violations[0].what, "x + y <= -1");
+  EXPECT_GE(failed.steps[0].largest_violations[0].violation(), 1.0 - 1e-9);
+  ASSERT_EQ(failed.largest_violations.size(), failed.steps[0].largest_violations.size());
+  EXPECT_EQ(failed.largest_violations[0].what, "x + y <= -1");
+}
+
 // A homotopy stopped above its tolerance reports where its residual is; a converged one does not.
 // ralph2 (examples/mpcc/ralph2.yaml): min x² + y² − 4xy, 0 <= x ⟂ y >= 0; the relaxed minimizer at
 // σ = 1 is x = y = sqrt(σ) = 1, so the stopped run's one pair has product 1.
@@ -432,6 +509,8 @@ TEST(Homotopy, ResultListsLargestProductsOnlyWhenNotConverged) {
   EXPECT_EQ(stopped.largest_pairs[0].pair, "x ⟂ y");
   EXPECT_NEAR(stopped.largest_pairs[0].product(), 1.0, 1e-6);
   EXPECT_DOUBLE_EQ(stopped.largest_pairs[0].product(), stopped.residual);
+  EXPECT_TRUE(stopped.largest_violations.empty());  // stopped, but its NLP succeeded
+  EXPECT_TRUE(stopped.steps[0].largest_violations.empty());
   Result done = Homotopy(p).solve();
   ASSERT_TRUE(done.converged) << done.message;
   EXPECT_TRUE(done.largest_pairs.empty());

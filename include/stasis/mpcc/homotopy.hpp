@@ -33,6 +33,10 @@ struct StepStats {
   bool penalty = false;
   /// A step of a phase-1 initialization homotopy (set by the caller that runs it, e.g. ocp::Solver).
   bool initialization = false;
+  /// A relaxed NLP that failed: the rows and bounds violated most (by more than
+  /// Result::kShownViolation) where IPOPT stopped, at most Result::kLargestViolations, largest
+  /// first — what kept the step infeasible. Empty for a successful step.
+  std::vector<ViolationValue> largest_violations;
 };
 
 struct Result {
@@ -59,6 +63,10 @@ struct Result {
   /// first), i.e. where the residual sits; empty when converged.
   std::vector<PairValue> largest_pairs;
   static constexpr std::size_t kLargestPairs = 5;
+  /// The last NLP failed: its StepStats::largest_violations (at last_iterate).
+  std::vector<ViolationValue> largest_violations;
+  static constexpr std::size_t kLargestViolations = 5;
+  static constexpr double kShownViolation = 1e-8;
 };
 
 class Homotopy {

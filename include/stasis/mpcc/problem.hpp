@@ -57,6 +57,16 @@ struct PairValue {
   double product() const { return G * H; }
 };
 
+/// A row or a variable bound at a point outside its bounds: where it is (the block's label, or
+/// "variables" for a bound), what it is (the block kind's constraint name, G/H >= 0 of a pair, or
+/// the variable's name), its value and bounds.
+struct ViolationValue {
+  std::string block;
+  std::string what;
+  double value = 0.0, lower = 0.0, upper = 0.0;
+  double violation() const;
+};
+
 class Problem {
  public:
   Index add_variables(const std::string& name, std::size_t n, double lower = -kInf, double upper = kInf,
@@ -100,6 +110,11 @@ class Problem {
   /// homotopy's residual up (reported when it does not converge).
   std::vector<PairValue> largest_products(const std::vector<double>& w, std::size_t count,
                                           const std::vector<double>* parameters = nullptr) const;
+  /// The `count` rows, pair sides (G, H >= 0) and variable bounds violated most at w, largest
+  /// first: what keeps a failed step infeasible (reported with its last iterate). Compiles the
+  /// rows of every block kind on each call: a diagnosis, not for evaluation loops.
+  std::vector<ViolationValue> largest_violations(const std::vector<double>& w, std::size_t count,
+                                                 const std::vector<double>* parameters = nullptr) const;
 
  private:
   std::vector<double> lower_, upper_, start_, parameter_values_;
