@@ -458,10 +458,9 @@ TEST(Homotopy, LargestViolationsAreSortedAndNamed) {
   EXPECT_TRUE(p.largest_violations({2.0, 0.0, 2.0}, 10).empty());  // feasible
 }
 
-// A relaxed NLP that fails names what kept it infeasible: ralph2 with the row x + y <= -1, which
-// no x, y >= 0 satisfies, is violated by at least 1 wherever IPOPT stops. (A successful step lists
-// nothing: ResultListsLargestProductsOnlyWhenNotConverged.)
-TEST(Homotopy, FailedStepListsItsLargestViolations) {
+// ralph2 (examples/mpcc/ralph2.yaml): min x² + y² − 4xy, 0 <= x ⟂ y >= 0, from (0.5, 0.5); with
+// `infeasible_row` also the row x + y <= -1, which no x, y >= 0 satisfies.
+static Problem ralph2(bool infeasible_row = false) {
   Problem p;
   Index x = p.add_variables("x", 2, 0.0, kInf, 0.5);
   sym::Vector xs = sym::symbols("x", 2);
@@ -469,11 +468,25 @@ TEST(Homotopy, FailedStepListsItsLargestViolations) {
   m.name = "ralph2";
   m.variables = xs;
   m.objective = xs[0] * xs[0] + xs[1] * xs[1] - 4.0 * xs[0] * xs[1];
-  m.constraints = {xs[0] + xs[1]};
-  m.constraint_names = {"x + y <= -1"};
+  if (infeasible_row) {
+    m.constraints = {xs[0] + xs[1]};
+    m.constraint_names = {"x + y <= -1"};
+  }
   m.G = {xs[0]};
   m.H = {xs[1]};
-  p.add_block(p.add_block_kind(m), {x, x + 1}, {}, {-kInf}, {-1.0}, "ralph2");
+  m.pair_names = {"x ⟂ y"};
+  if (infeasible_row)
+    p.add_block(p.add_block_kind(m), {x, x + 1}, {}, {-kInf}, {-1.0}, "ralph2");
+  else
+    p.add_block(p.add_block_kind(m), {x, x + 1}, {}, {}, {}, "ralph2");
+  return p;
+}
+
+// A relaxed NLP that fails names what kept it infeasible: ralph2 with the row x + y <= -1, which
+// no x, y >= 0 satisfies, is violated by at least 1 wherever IPOPT stops. (A successful step lists
+// nothing: ResultListsLargestProductsOnlyWhenNotConverged.)
+TEST(Homotopy, FailedStepListsItsLargestViolations) {
+  Problem p = ralph2(true);
   HomotopyOptions o;
   o.max_steps = 1;
   Result failed = Homotopy(p, o).solve();
@@ -490,17 +503,7 @@ TEST(Homotopy, FailedStepListsItsLargestViolations) {
 // ralph2 (examples/mpcc/ralph2.yaml): min x² + y² − 4xy, 0 <= x ⟂ y >= 0; the relaxed minimizer at
 // σ = 1 is x = y = sqrt(σ) = 1, so the stopped run's one pair has product 1.
 TEST(Homotopy, ResultListsLargestProductsOnlyWhenNotConverged) {
-  Problem p;
-  Index x = p.add_variables("x", 2, 0.0, kInf, 0.5);
-  sym::Vector xs = sym::symbols("x", 2);
-  BlockModel m;
-  m.name = "ralph2";
-  m.variables = xs;
-  m.objective = xs[0] * xs[0] + xs[1] * xs[1] - 4.0 * xs[0] * xs[1];
-  m.G = {xs[0]};
-  m.H = {xs[1]};
-  m.pair_names = {"x ⟂ y"};
-  p.add_block(p.add_block_kind(m), {x, x + 1}, {}, {}, {}, "ralph2");
+  Problem p = ralph2();
   HomotopyOptions o;
   o.max_steps = 1;
   Result stopped = Homotopy(p, o).solve();
