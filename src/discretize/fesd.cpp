@@ -774,7 +774,9 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
     if (tf) m.variables.push_back(T);
     m.parameters = {fraction, horizon};
     m.constraints = {t_end - t0 - fraction * (tf ? T : horizon)};
-    m.constraint_names = {"clock = t0 + (k/N)·horizon (physical control grid)"};
+    // Stagewise: one row per stage k (the physical control grid); terminal: k = N only. The block's
+    // label names the stage.
+    m.constraint_names = {std::string("clock = t0 + (k/N)·") + (tf ? "T_final" : "horizon")};
     clock_kind = P.add_block_kind(m);
     if (ocp.speed_of_time_penalty > 0) {
       sym::Expr sk = sym::Expr::symbol("s"), rho = sym::Expr::symbol("rho_sot");
