@@ -174,23 +174,26 @@ std::vector<ViolationValue> Problem::largest_violations(const std::vector<double
                                                         const std::vector<double>* parameters) const {
   std::vector<ViolationValue> top;
   if (count == 0) return top;
-  const auto offer = [&](ViolationValue v) {
+  // Names are built only for an entry that makes the list (most rows hold).
+  const auto offer = [&](double value, double lower, double upper, auto&& block, auto&& what) {
+    ViolationValue v{{}, {}, value, lower, upper};
     const double x = v.violation();
     if (!(x > 0.0) || (top.size() == count && x <= top.back().violation())) return;
+    v.block = block();
+    v.what = what();
     const auto at = std::upper_bound(top.begin(), top.end(), x,
                                      [](double a, const ViolationValue& b) { return a > b.violation(); });
     top.insert(at, std::move(v));
     if (top.size() > count) top.pop_back();
   };
   for (std::size_t i = 0; i < w.size() && i < lower_.size(); ++i)
-    offer({"variables", i < variable_names.size() ? variable_names[i] : "variable " + std::to_string(i), w[i],
-           lower_[i], upper_[i]});
+    offer(w[i], lower_[i], upper_[i], [] { return std::string("variables"); },
+          [&] { return i < variable_names.size() ? variable_names[i] : "variable " + std::to_string(i); });
   const std::vector<double>& par = parameters ? *parameters : parameter_values_;
   std::vector<sym::Function> rows(kinds_.size());
   std::vector<bool> compiled(kinds_.size(), false);
   std::vector<double> lw, lp, values, G, H, work;
-  for (std::size_t b = 0; b < blocks_.size(); ++b) {
-    const BlockInstance& inst = blocks_[b];
+  for (const BlockInstance& inst : blocks_) {
     const auto kind = static_cast<std::size_t>(inst.kind);
     const BlockModel& m = kinds_[kind].model;
     if (!compiled[kind]) {
@@ -208,14 +211,15 @@ std::vector<ViolationValue> Problem::largest_violations(const std::vector<double
     const double* in[2] = {lw.data(), lp.data()};
     double* out[3] = {values.data(), G.data(), H.data()};
     rows[kind].eval(in, out, work.data());
+    const auto label = [&] { return inst.label; };
     for (std::size_t i = 0; i < values.size(); ++i)
-      offer({inst.label, i < m.constraint_names.size() ? m.constraint_names[i] : "row " + std::to_string(i),
-             values[i], inst.row_lower[i], inst.row_upper[i]});
+      offer(values[i], inst.row_lower[i], inst.row_upper[i], label,
+            [&] { return i < m.constraint_names.size() ? m.constraint_names[i] : "row " + std::to_string(i); });
     // Implied nonnegativity: G and H are bounded variables, reported with the bounds above.
     for (std::size_t i = 0; i < G.size() && !m.nonnegativity_implied; ++i) {
-      const std::string pair = i < m.pair_names.size() ? m.pair_names[i] : "pair " + std::to_string(i);
-      offer({inst.label, "G >= 0 of " + pair, G[i], 0.0, kInf});
-      offer({inst.label, "H >= 0 of " + pair, H[i], 0.0, kInf});
+      const auto pair = [&] { return i < m.pair_names.size() ? m.pair_names[i] : "pair " + std::to_string(i); };
+      offer(G[i], 0.0, kInf, label, [&] { return "G >= 0 of " + pair(); });
+      offer(H[i], 0.0, kInf, label, [&] { return "H >= 0 of " + pair(); });
     }
   }
   return top;
