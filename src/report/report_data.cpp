@@ -1,6 +1,7 @@
 // result.json -> the report's plots and tables (see stasis/report/report.hpp).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -479,6 +480,46 @@ std::vector<KeyFrame> key_frames(const std::vector<double>& time, const std::vec
   return unique;
 }
 
+// One row per entry of result.json's list `key` in `solver`: cells from `row` (entry, its field path).
+template <class Row>
+void entries(const Reader& rd, const json& solver, const char* key, Table& t, Row&& row) {
+  const json* v = Reader::find(solver, key);
+  if (!v) return;
+  const std::string field = std::string("solver.") + key;
+  rd.array(*v, field);
+  for (std::size_t i = 0; i < v->size(); ++i) {
+    const std::string f = field + "[" + std::to_string(i) + "]";
+    t.rows.push_back(row(rd.object((*v)[i], f), f));
+  }
+}
+
+// Why a run did not converge (solver.largest_violations, solver.largest_pairs of result.json).
+void not_converged_table(const Reader& rd, const json& solver, Table& t) {
+  t.header = {"", "where", "what", "value"};
+  const auto text = [&](const json& e, const std::string& f, const char* key) {
+    const json* x = Reader::find(e, key);
+    return x ? rd.text(*x, f + "." + key) : std::string();
+  };
+  // result.json writes a non-finite number as null (an infinite bound): `missing` stands for it.
+  const auto num = [&](const json& e, const std::string& f, const char* key, const char* missing = "?") {
+    const auto x = rd.optional_number(e, key, f + "." + key);
+    if (!x) return std::string(missing);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", *x);
+    return std::string(buf);
+  };
+  entries(rd, solver, "largest_violations", t, [&](const json& e, const std::string& f) {
+    return std::vector<std::string>{"violated by " + num(e, f, "violation"), text(e, f, "block"),
+                                    text(e, f, "constraint"),
+                                    num(e, f, "value") + " (bounds [" + num(e, f, "lower", "-inf") + ", " +
+                                        num(e, f, "upper", "inf") + "])"};
+  });
+  entries(rd, solver, "largest_pairs", t, [&](const json& e, const std::string& f) {
+    return std::vector<std::string>{"product " + num(e, f, "product"), text(e, f, "block"), text(e, f, "pair"),
+                                    "G " + num(e, f, "G") + " · H " + num(e, f, "H")};
+  });
+}
+
 }  // namespace
 
 ReportData report_data(const std::string& text, const std::string& source, const std::string& title) {
@@ -498,6 +539,7 @@ ReportData report_data(const std::string& text, const std::string& source, const
     if (solver) rd.object(*solver, "solver");
     const json* numerical = Reader::find(j, "numerical");
     if (numerical) rd.object(*numerical, "numerical");
+    if (solver) not_converged_table(rd, *solver, data.not_converged);
     const bool has_time = Reader::find(j, "time") != nullptr;
     if (Reader::find(j, "variables") && !has_time)
       data.kind = "mpcc";

@@ -348,6 +348,14 @@ std::string report_html(const ReportData& data) {
   }
   h += "</section>\n";
 
+  if (!data.not_converged.rows.empty()) {
+    h += "<section id=\"not-converged\"><h2>Why it did not converge</h2>\n";
+    h += "<p class=\"note\">The rows and bounds the last relaxed NLP left most violated where IPOPT stopped "
+         "(when it failed), and the complementarity pairs with the largest products at the returned point "
+         "(result.json: solver.largest_violations, solver.largest_pairs).</p>\n";
+    h += table_html(data.not_converged, "events", 100);
+    h += "</section>\n";
+  }
   if (data.validation) h += validation_html(*data.validation);
 
   if (data.draw && !data.time.empty()) {

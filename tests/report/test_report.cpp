@@ -548,6 +548,32 @@ TEST(Report, MpccResultHasNoTimeSeries) {
   EXPECT_CONTAINS(report_html(report_data("{}", "result.json", "empty")), "<h1>stasis report: empty</h1>");
 }
 
+// A run that did not converge says why, first the violations, then the pairs (values of
+// CliMpcc.FailedRunNamesItsLargestViolations' file); an infinite bound (null) reads -inf/inf; a
+// converged run has no such section (MpccResultHasNoTimeSeries' text has neither list).
+TEST(Report, NotConvergedRunSaysWhy) {
+  const std::string text = R"J({"status": "not_converged", "solver": {
+    "largest_violations": [{"block": "b", "constraint": "'x + y <= -1' (f.yaml:8:5)", "value": 1e-15,
+                             "lower": null, "upper": -1, "violation": 1}],
+    "largest_pairs": [{"block": "b", "pair": "[x, y]", "G": 0.5, "H": 2, "product": 1}]}})J";
+  const ReportData d = report_data(text, "result.json", "x");
+  ASSERT_EQ(d.not_converged.rows.size(), 2u);
+  EXPECT_EQ(d.not_converged.rows[0],
+            (std::vector<std::string>{"violated by 1", "b", "'x + y <= -1' (f.yaml:8:5)", "1e-15 (bounds [-inf, -1])"}));
+  EXPECT_EQ(d.not_converged.rows[1], (std::vector<std::string>{"product 1", "b", "[x, y]", "G 0.5 · H 2"}));
+  const std::string html = report_html(d);
+  EXPECT_CONTAINS(html, "<section id=\"not-converged\"><h2>Why it did not converge</h2>");
+  EXPECT_CONTAINS(html, "&#39;x + y &lt;= -1&#39;");
+  EXPECT_NOT_CONTAINS(report_html(report_data(R"({"status": "converged", "solver": {}})", "result.json", "x")),
+                      "not-converged");
+  try {
+    report_data(R"({"solver": {"largest_pairs": [{"G": "a"}]}})", "result.json", "x");
+    ADD_FAILURE() << "a malformed entry must be an error";
+  } catch (const Error& e) {
+    EXPECT_CONTAINS(std::string(e.what()), "solver.largest_pairs[0].G");
+  }
+}
+
 TEST(Report, TextFromTheResultIsEscaped) {
   const std::string text = R"({"status": "failed", "message": "<script>alert(1)</script> & 'x'",
     "time": [0, 1], "states": {"a<b": [0, 1]}, "warnings": ["gap < 0 at \"t = 1\""],

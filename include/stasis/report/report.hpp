@@ -93,6 +93,10 @@ struct ReportData {
   std::vector<PlotGroup> groups;
   Table events;
   Table variables;  ///< mpcc: name, value
+  /// A run that did not converge: solver.largest_violations (what the last NLP could not
+  /// satisfy) and solver.largest_pairs (where the residual sits), one row each: kind, where,
+  /// what, value.
+  Table not_converged;
   std::vector<std::string> warnings;
   std::optional<ValidationData> validation;  ///< time-frozen OCP: the "validation" block
   std::optional<std::vector<int>> frozen_stages;  ///< time-frozen OCP: "frozen_stages" (0-based)
