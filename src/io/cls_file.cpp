@@ -49,7 +49,7 @@ const std::vector<std::string> kAuxiliaryKeys = {"stiffness", "f"};
 const std::vector<std::string> kTimeFreezingKeys = {
     "normal_acceleration", "stiffness",           "speed_of_time", "clock_constraints",
     "running_cost",        "stabilize_positions", "eps_t",         "elastic_mode", "lifting",
-    "lifted_variables",    "alpha_regularization"};
+    "lifted_variables",    "alpha_regularization", "implicit_mass"};
 const std::vector<std::string> kSpeedOfTimeKeys = {"lower", "upper", "start", "penalty"};
 
 const char* const kTimeReserved =
@@ -132,7 +132,7 @@ void read_time_freezing_section(const YamlDocument& doc, const MapEntry* section
     const std::string what = "time_freezing." + e.key;
     if (jump && (e.key == "normal_acceleration" || e.key == "stiffness" || e.key == "stabilize_positions" ||
                  e.key == "eps_t" || e.key == "elastic_mode" || e.key == "lifting" || e.key == "lifted_variables" ||
-                 e.key == "alpha_regularization"))
+                 e.key == "alpha_regularization" || e.key == "implicit_mass"))
       doc.fail(e.key_where,
                "'" + e.key + "' applies to cls models only; a jump model's jumps are its auxiliary dynamics" +
                    (e.key == "stiffness" ? std::string(" (write auxiliary: {stiffness: k} in the jump model)")
@@ -168,6 +168,8 @@ void read_time_freezing_section(const YamlDocument& doc, const MapEntry* section
                                 "use dcs: step or lifting: false");
     } else if (e.key == "lifted_variables") {
       o.lifted_variables = boolean(doc, e.value, e.value_where, what);
+    } else if (e.key == "implicit_mass") {
+      o.implicit_mass = boolean(doc, e.value, e.value_where, what);
     } else if (e.key == "elastic_mode") {
       const std::string v = doc.scalar(e.value, e.value_where, what);
       if (v == "exact")

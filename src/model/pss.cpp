@@ -142,6 +142,35 @@ void Pss::validate() const {
                     ": its sign vector repeats an earlier region's (regions must differ)");
     }
   }
+  if (implicit_mass) {
+    const ImplicitMass& m = *implicit_mass;
+    const std::size_t n = m.mass.rows();
+    if (n == 0 || m.mass.cols() != n || m.first_row + n > x.size())
+      throw Error(who + ": the implicit mass matrix is " + std::to_string(m.mass.rows()) + " x " +
+                  std::to_string(m.mass.cols()) + " from state row " + std::to_string(m.first_row) +
+                  "; it must be square, nonempty and fit in the " + std::to_string(x.size()) + " states");
+    for (std::size_t c = 0; c < n; ++c) check_expr(m.mass.col(c), "implicit mass matrix column " + std::to_string(c));
+    if (!m.f0_force.empty() && m.f0_force.size() != n)
+      throw Error(who + ": the implicit f0 force has " + std::to_string(m.f0_force.size()) + " rows, expected " +
+                  std::to_string(n));
+    if (!m.f0_force.empty()) check_expr(m.f0_force, "implicit f0 force");
+    if (m.forces.size() != subsystems.size())
+      throw Error(who + ": implicit forces for " + std::to_string(m.forces.size()) + " subsystems, the model has " +
+                  std::to_string(subsystems.size()));
+    for (std::size_t k = 0; k < subsystems.size(); ++k) {
+      if (m.forces[k].size() != subsystems[k].fields.size())
+        throw Error(who + ", " + sub_name(subsystems[k], k) + ": implicit forces for " +
+                    std::to_string(m.forces[k].size()) + " fields, the subsystem has " +
+                    std::to_string(subsystems[k].fields.size()));
+      for (std::size_t i = 0; i < m.forces[k].size(); ++i) {
+        if (m.forces[k][i].size() != n)
+          throw Error(who + ", " + sub_name(subsystems[k], k) + ", field " + std::to_string(i) +
+                      ": its implicit force has " + std::to_string(m.forces[k][i].size()) + " rows, expected " +
+                      std::to_string(n));
+        check_expr(m.forces[k][i], sub_name(subsystems[k], k) + ", field " + std::to_string(i) + " implicit force");
+      }
+    }
+  }
 }
 
 }  // namespace stasis::model

@@ -24,6 +24,43 @@ void add_z(Dcs& d, const sym::Vector& v, const std::string& prefix, double lo, d
     d.z_names.push_back(prefix + "[" + std::to_string(i) + "]");
   }
 }
+/// Force rows of the implicit mass form, accumulated field by field with the same weights as ẋ.
+struct ForceSum {
+  const model::ImplicitMass* implicit = nullptr;
+  sym::Vector force;
+  explicit ForceSum(const model::Pss& pss) {
+    if (!pss.implicit_mass) return;
+    implicit = &*pss.implicit_mass;
+    force = implicit->f0_force.empty() ? sym::Vector(implicit->mass.rows(), sym::Expr(0.0)) : implicit->f0_force;
+  }
+  void add(std::size_t subsystem, std::size_t field, const sym::Expr& weight) {
+    if (!implicit) return;
+    const sym::Vector& f = implicit->forces[subsystem][field];
+    for (std::size_t r = 0; r < force.size(); ++r) force[r] = force[r] + f[r] * weight;
+  }
+  /// The accelerations become algebraic variables: ẋ = a in the mechanical rows, M a − force = 0.
+  void finish(Dcs& d) const {
+    if (!implicit) return;
+    const std::size_t n = implicit->mass.rows(), first = implicit->first_row;
+    const sym::Vector a = sym::symbols("a", n);
+    d.first_acceleration_state = first;
+    for (std::size_t r = 0; r < n; ++r) {
+      d.acceleration_definitions.push_back(d.f[first + r]);
+      d.f[first + r] = a[r];
+      d.accelerations.push_back(static_cast<int>(d.z.size()));
+      d.z.push_back(a[r]);
+      d.z_lower.push_back(-kInf);
+      d.z_upper.push_back(kInf);
+      d.z_start.push_back(0.0);
+      d.z_names.push_back("d" + d.state_names[first + r] + "/dt");
+    }
+    for (std::size_t r = 0; r < n; ++r) {
+      sym::Expr row = -force[r];
+      for (std::size_t c = 0; c < n; ++c) row = row + implicit->mass(r, c) * a[c];
+      d.g_alg.push_back(row);
+    }
+  }
+};
 }  // namespace
 
 Dcs to_dcs(const model::Pss& pss, DcsMode mode) {
@@ -38,6 +75,7 @@ Dcs to_dcs(const model::Pss& pss, DcsMode mode) {
   d.clock = pss.clock;
   const std::size_t n_x = pss.n_x();
   d.f = pss.f0.empty() ? sym::Vector(n_x, sym::Expr(0.0)) : pss.f0;
+  ForceSum forces(pss);
 
   if (mode == DcsMode::Stewart) {
     for (std::size_t s = 0; s < pss.subsystems.size(); ++s)
@@ -66,6 +104,7 @@ Dcs to_dcs(const model::Pss& pss, DcsMode mode) {
       for (std::size_t i = 0; i < sub.n_regions(); ++i) {
         const std::size_t k = offset + i;
         for (std::size_t r = 0; r < n_x; ++r) d.f[r] = d.f[r] + sub.fields[i][r] * theta[k];
+        forces.add(s, i, theta[k]);
         sym::Expr stationarity = g[i] - lambda[k] + mu[s];
         d.g_alg.push_back(stationarity);
         d.g_boundary.push_back(stationarity);
@@ -80,6 +119,7 @@ Dcs to_dcs(const model::Pss& pss, DcsMode mode) {
     d.g_alg.insert(d.g_alg.end(), convexity.begin(), convexity.end());
     d.comp_lambda = lambda;
     d.comp_theta = theta;
+    forces.finish(d);
     return d;
   }
 
@@ -130,6 +170,7 @@ Dcs to_dcs(const model::Pss& pss, DcsMode mode) {
       const sym::Vector weights = sym::substitute(l.weights, l.lift, defs);
       for (std::size_t i = 0; i < sub.n_regions(); ++i) {
         for (std::size_t r = 0; r < n_x; ++r) d.f[r] = d.f[r] + sub.fields[i][r] * weights[i];
+        forces.add(s, i, weights[i]);
         d.theta.push_back(weights[i]);
         d.theta_subsystem.push_back(static_cast<int>(s));
       }
@@ -164,6 +205,7 @@ Dcs to_dcs(const model::Pss& pss, DcsMode mode) {
         d.lifted_definitions.push_back(l.weights[i]);
         lifted_equations.push_back(theta[i] - l.weights[i]);
         for (std::size_t r = 0; r < n_x; ++r) d.f[r] = d.f[r] + sub.fields[i][r] * theta[i];
+        forces.add(s, i, theta[i]);
         d.theta.push_back(theta[i]);
         d.theta_subsystem.push_back(static_cast<int>(s));
       }
@@ -177,6 +219,7 @@ Dcs to_dcs(const model::Pss& pss, DcsMode mode) {
           if (sij == -1) theta_i = theta_i * (1.0 - alpha[offset + j]);
         }
         for (std::size_t r = 0; r < n_x; ++r) d.f[r] = d.f[r] + sub.fields[i][r] * theta_i;
+        forces.add(s, i, theta_i);
         d.theta.push_back(theta_i);
         d.theta_subsystem.push_back(static_cast<int>(s));
       }
@@ -202,6 +245,7 @@ Dcs to_dcs(const model::Pss& pss, DcsMode mode) {
     d.comp_relevance = relevance;
     d.comp_relevance.insert(d.comp_relevance.end(), relevance.begin(), relevance.end());
   }
+  forces.finish(d);
   evaluate_lifted(d, d.z_start);
   return d;
 }

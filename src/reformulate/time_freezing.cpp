@@ -248,6 +248,24 @@ TimeFrozenModel time_freezing(const model::Cls& cls, const TimeFreezingOptions& 
     const sym::Matrix X = sym::solve_spd(cls.mass, B);
     for (std::size_t k = 0; k < rhs.size(); ++k) minv[k] = X.col(k);
   }
+  // Implicit mass: the fields are built on placeholders for the columns M⁻¹ rhs_k; substituting
+  // those gives the explicit fields, substituting rhs_k itself the generalized forces. Every
+  // velocity row is linear in the placeholders (also the spatial slip direction, whose factors
+  // are in v), and no other row uses them.
+  const bool implicit = options.implicit_mass;
+  if (implicit && cls.is_elastic())
+    throw Error(who + ": time_freezing.implicit_mass applies to inelastic contacts; the elastic auxiliary "
+                      "field moves the positions by M⁻¹n as well (leave implicit_mass off)");
+  sym::Vector placeholders, explicit_values, force_values;
+  if (implicit) {
+    for (std::size_t k = 0; k < rhs.size(); ++k) {
+      const sym::Vector p = sym::symbols("minv_rhs" + std::to_string(k), nq);
+      placeholders.insert(placeholders.end(), p.begin(), p.end());
+      explicit_values.insert(explicit_values.end(), minv[k].begin(), minv[k].end());
+      force_values.insert(force_values.end(), rhs[k].begin(), rhs[k].end());
+      minv[k] = p;
+    }
+  }
   auto minv_n = [&](std::size_t i) -> const sym::Vector& { return minv[1 + i]; };
 
   const sym::Expr clock = sym::Expr::symbol(kClockName);
@@ -361,6 +379,23 @@ TimeFrozenModel time_freezing(const model::Cls& cls, const TimeFreezingOptions& 
       tf.region_friction_sign.push_back(std::move(fsign));
     }
     }
+  }
+
+  if (implicit) {
+    model::ImplicitMass im;
+    im.first_row = nq;
+    im.mass = identity_mass ? sym::Matrix::identity(nq) : cls.mass;
+    im.forces.emplace_back();
+    for (auto& field : sub.fields) {
+      const sym::Vector v_rows(field.begin() + static_cast<std::ptrdiff_t>(nq),
+                               field.begin() + static_cast<std::ptrdiff_t>(2 * nq));
+      im.forces.back().push_back(sym::substitute(v_rows, placeholders, force_values));
+      field = sym::substitute(field, placeholders, explicit_values);
+    }
+    tf.D = sym::substitute(tf.D, placeholders, explicit_values);
+    for (auto& pair : tf.auxiliary_fields)
+      for (auto& field : pair) field = sym::substitute(field, placeholders, explicit_values);
+    tf.pss.implicit_mass = std::move(im);
   }
 
   model::Pss& pss = tf.pss;

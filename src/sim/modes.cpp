@@ -12,9 +12,11 @@ ModeMonitor::ModeMonitor(const reformulate::Dcs& dcs)
       theta_("theta", {dcs.z}, {dcs.theta}),
       switching_("switching", {dcs.x, dcs.u}, {dcs.switching}),
       lifted_(reformulate::lifted_function(dcs)),
+      accelerations_("accelerations", {dcs.x, dcs.u, dcs.z}, {dcs.acceleration_definitions}),
       theta_values_(dcs.theta.size()),
       switching_values_(dcs.switching.size()),
-      work_(std::max({theta_.work_size(), switching_.work_size(), std::size_t{1}})) {}
+      acceleration_values_(dcs.accelerations.size()),
+      work_(std::max({theta_.work_size(), switching_.work_size(), accelerations_.work_size(), std::size_t{1}})) {}
 
 std::vector<double> ModeMonitor::mean_theta(const std::vector<double>& w, const std::vector<mpcc::Index>& Z) {
   std::vector<double> mean(theta_values_.size(), 0.0);
@@ -57,7 +59,15 @@ Event ModeMonitor::event(double time, const std::vector<double>& x, const std::v
 }
 
 std::vector<double> ModeMonitor::consistent_algebraics(const std::vector<double>& x, const std::vector<double>& u) {
-  return reformulate::consistent_algebraics(dcs_, switching(x, u), &lifted_);
+  std::vector<double> z = reformulate::consistent_algebraics(dcs_, switching(x, u), &lifted_);
+  if (!dcs_.accelerations.empty()) {
+    const double* in[3] = {x.data(), u.data(), z.data()};
+    double* out[1] = {acceleration_values_.data()};
+    accelerations_.eval(in, out, work_.data());
+    for (std::size_t k = 0; k < dcs_.accelerations.size(); ++k)
+      z[static_cast<std::size_t>(dcs_.accelerations[k])] = acceleration_values_[k];
+  }
+  return z;
 }
 
 }  // namespace stasis::sim

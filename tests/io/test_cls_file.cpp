@@ -939,6 +939,26 @@ TEST(TimeFreezingFile, LiftingFollowsTheDcs) {
   }
 }
 
+// time_freezing.implicit_mass: off by default; on, the model carries M(q) and the generalized force of
+// each field (model::Pss::implicit_mass, checked numerically in tests/reformulate/test_tf_implicit_mass.cpp);
+// a non-boolean value is an error at the key.
+TEST(TimeFreezingFile, ImplicitMassKey) {
+  const SimulateFile by_default = read_simulate_file(example("falling_rod.yaml"));
+  EXPECT_FALSE(by_default.time_freezing->options.implicit_mass);
+  EXPECT_FALSE(by_default.model.pss.implicit_mass.has_value());
+  const SimulateFile on = read_simulate_file(example("falling_rod.yaml"), {"time_freezing.implicit_mass=true"});
+  ASSERT_TRUE(on.model.pss.implicit_mass.has_value());
+  EXPECT_EQ(on.model.pss.implicit_mass->mass.rows(), 3u);
+  EXPECT_EQ(on.model.pss.implicit_mass->first_row, 3u);
+  EXPECT_EQ(on.model.pss.implicit_mass->forces.at(0).size(), on.model.pss.subsystems[0].n_regions());
+  try {
+    read_simulate_file(example("falling_rod.yaml"), {"time_freezing.implicit_mass=maybe"});
+    ADD_FAILURE() << "no error";
+  } catch (const stasis::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("time_freezing.implicit_mass"), std::string::npos) << e.what();
+  }
+}
+
 // ocp::set_time_freezing, the public helper the reader uses: with the settings examples/cpp/push_block.cpp
 // gives (speed of time in [0.5, 10], everything else default: the α regularization off, as in the
 // file reader) it fills the time-freezing fields of a hand-built OcpSpec exactly as push_block.yaml

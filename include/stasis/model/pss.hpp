@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "stasis/sym/expr.hpp"
+#include "stasis/sym/matrix.hpp"
 
 namespace stasis::model {
 
@@ -66,6 +67,18 @@ struct Subsystem {
   std::size_t n_regions() const { return fields.size(); }
 };
 
+/// Mechanical rows in implicit form: rows first_row .. first_row + n − 1 of f0 and of every field
+/// are M(x)⁻¹ times a generalized force. The fields keep those explicit rows (they serve
+/// predictors, recovery and checks); reformulate::to_dcs then makes the accelerations a algebraic
+/// variables with the equations M(x) a − (f0_force + Σ θ_i force_i) = 0 and ẋ = a in those rows,
+/// so no M⁻¹ appears in the NLP (reformulate::TimeFreezingOptions::implicit_mass).
+struct ImplicitMass {
+  std::size_t first_row = 0;
+  sym::Matrix mass;                              ///< M(x, u), n × n, symmetric positive definite
+  sym::Vector f0_force;                          ///< force of f0 (empty = 0)
+  std::vector<std::vector<sym::Vector>> forces;  ///< per subsystem, per field: its n force rows
+};
+
 class Pss {
  public:
   /// Adds states / controls (fresh symbols with these names) and returns them.
@@ -82,6 +95,7 @@ class Pss {
   /// when expressions use `t`; results report it as time, not as a state. -1 if none.
   int time_state = -1;
   std::string name = "pss";
+  std::optional<ImplicitMass> implicit_mass;  ///< optional implicit form of the velocity rows
 
   std::size_t n_x() const { return x.size(); }
   std::size_t n_u() const { return u.size(); }

@@ -55,6 +55,13 @@ struct Dcs {
   std::vector<int> guard_switching;
   std::vector<sym::Vector> guard_direction;
 
+  /// Implicit mass (model::Pss::implicit_mass): indices into z of the accelerations a, which are
+  /// ẋ of the states first_acceleration_state.. (their equations M a − forces = 0 are in g_alg),
+  /// and their explicit values M⁻¹(forces) in (x, u, z), for starts consistent with a state.
+  std::vector<int> accelerations;
+  std::size_t first_acceleration_state = 0;
+  sym::Vector acceleration_definitions;
+
   std::size_t n_x() const { return x.size(); }
   std::size_t n_u() const { return u.size(); }
   std::size_t n_z() const { return z.size(); }

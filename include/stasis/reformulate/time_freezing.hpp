@@ -82,6 +82,12 @@ struct TimeFreezingOptions {
   /// rounding). With the variables, steps that start at rest on a contact (gap and normal velocity
   /// ~1e-9) stall at IPOPT's iteration limit with residual ~5e-9 (issue #4).
   bool lifted_variables = true;
+  /// Inelastic Cls: the velocity rows in implicit form (model::Pss::implicit_mass): the DCS gets
+  /// the accelerations a as algebraic variables with M(q) a = Σ θ_i (generalized force of field i)
+  /// at every stage point, instead of the symbolic M(q)⁻¹ (sym::solve_spd) in every field. Same
+  /// Filippov system and the same solutions; the NLP has n_q more variables and equations per
+  /// stage point, but no rational functions of q from the inverse.
+  bool implicit_mass = false;
   /// Throws stasis::Error naming the option if a value is out of range or not finite.
   void validate() const;
 };

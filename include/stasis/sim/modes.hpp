@@ -33,13 +33,14 @@ class ModeMonitor {
               std::vector<int> after);
   /// Switching-function values c(x, u) (Heaviside) or indicators g(x, u) (Stewart).
   const std::vector<double>& switching(const std::vector<double>& x, const std::vector<double>& u);
-  /// reformulate::consistent_algebraics at (x, u).
+  /// reformulate::consistent_algebraics at (x, u), with the accelerations of an implicit-mass DCS
+  /// (reformulate::Dcs::accelerations) set to M⁻¹(forces) there.
   std::vector<double> consistent_algebraics(const std::vector<double>& x, const std::vector<double>& u);
 
  private:
   reformulate::Dcs dcs_;
-  sym::Function theta_, switching_, lifted_;
-  std::vector<double> theta_values_, switching_values_, work_;
+  sym::Function theta_, switching_, lifted_, accelerations_;
+  std::vector<double> theta_values_, switching_values_, acceleration_values_, work_;
 };
 
 }  // namespace stasis::sim
