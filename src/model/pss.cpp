@@ -154,6 +154,11 @@ void Pss::validate() const {
       throw Error(who + ": the implicit f0 force has " + std::to_string(m.f0_force.size()) + " rows, expected " +
                   std::to_string(n));
     if (!m.f0_force.empty()) check_expr(m.f0_force, "implicit f0 force");
+    if (m.f0_force.empty() && !f0.empty())
+      for (std::size_t r = 0; r < n; ++r)
+        if (!f0[m.first_row + r].is_zero())
+          throw Error(who + ": f0 is nonzero in the velocity row of state '" + state_names[m.first_row + r] +
+                      "' but the implicit form has no force for it (give ImplicitMass::f0_force)");
     if (m.forces.size() != subsystems.size())
       throw Error(who + ": implicit forces for " + std::to_string(m.forces.size()) + " subsystems, the model has " +
                   std::to_string(subsystems.size()));

@@ -123,3 +123,19 @@ TEST(TimeFreezingImplicitMass, ElasticContactIsRejected) {
         << err.what();
   }
 }
+
+TEST(TimeFreezingImplicitMass, ValidateRejectsInconsistentForms) {
+  // model::Pss::validate: a common field f0 with a velocity row but no f0_force would drop that
+  // force from the mass rows; forces for the wrong number of fields are a size error.
+  rf::TimeFreezingOptions o;
+  o.implicit_mass = true;
+  const rf::TimeFrozenModel tf = rf::time_freezing(ball(3.0, -29.43), o);
+  model::Pss with_f0 = tf.pss;
+  with_f0.f0 = {sym::Expr(0.0), sym::Expr(1.0), sym::Expr(0.0)};  // (q, v, t): a push in the v row
+  EXPECT_THROW(with_f0.validate(), stasis::Error);
+  with_f0.implicit_mass->f0_force = {sym::Expr(3.0)};  // M·1
+  EXPECT_NO_THROW(with_f0.validate());
+  model::Pss short_forces = tf.pss;
+  short_forces.implicit_mass->forces[0].pop_back();
+  EXPECT_THROW(short_forces.validate(), stasis::Error);
+}

@@ -75,7 +75,7 @@ struct Subsystem {
 struct ImplicitMass {
   std::size_t first_row = 0;
   sym::Matrix mass;                              ///< M(x, u), n × n, symmetric positive definite
-  sym::Vector f0_force;                          ///< force of f0 (empty = 0)
+  sym::Vector f0_force;                          ///< force of f0 (empty: f0 is 0 in these rows)
   std::vector<std::vector<sym::Vector>> forces;  ///< per subsystem, per field: its n force rows
 };
 
