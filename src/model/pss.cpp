@@ -150,15 +150,17 @@ void Pss::validate() const {
                   std::to_string(m.mass.cols()) + " from state row " + std::to_string(m.first_row) +
                   "; it must be square, nonempty and fit in the " + std::to_string(x.size()) + " states");
     for (std::size_t c = 0; c < n; ++c) check_expr(m.mass.col(c), "implicit mass matrix column " + std::to_string(c));
-    if (!m.f0_force.empty() && m.f0_force.size() != n)
-      throw Error(who + ": the implicit f0 force has " + std::to_string(m.f0_force.size()) + " rows, expected " +
-                  std::to_string(n));
-    if (!m.f0_force.empty()) check_expr(m.f0_force, "implicit f0 force");
-    if (m.f0_force.empty() && !f0.empty())
+    if (!m.f0_force.empty()) {
+      if (m.f0_force.size() != n)
+        throw Error(who + ": the implicit f0 force has " + std::to_string(m.f0_force.size()) + " rows, expected " +
+                    std::to_string(n));
+      check_expr(m.f0_force, "implicit f0 force");
+    } else if (!f0.empty()) {
       for (std::size_t r = 0; r < n; ++r)
         if (!f0[m.first_row + r].is_zero())
           throw Error(who + ": f0 is nonzero in the velocity row of state '" + state_names[m.first_row + r] +
                       "' but the implicit form has no force for it (give ImplicitMass::f0_force)");
+    }
     if (m.forces.size() != subsystems.size())
       throw Error(who + ": implicit forces for " + std::to_string(m.forces.size()) + " subsystems, the model has " +
                   std::to_string(subsystems.size()));
