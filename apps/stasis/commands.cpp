@@ -226,7 +226,7 @@ int run_solve(const CommonOptions& o) {
     fmt::print("MPCC: {} variables, {} constraints, {} complementarity pairs\n", P.n_variables(), P.n_constraints(),
                P.n_pairs());
     const ocp::InitializationOptions& init = oo.initialization;
-    if (init.method != ocp::InitializationOptions::Method::Nominal)
+    if (init.method != ocp::InitializationOptions::Method::Nominal && o.start_file.empty())
       fmt::print("initialization: {}σ from {:g} to {:g}{}), steps i0, i1, ...\n",
                  init.method == ocp::InitializationOptions::Method::Smoothed
                      ? "smoothed standard time stepping (G·H = σ, "
@@ -235,12 +235,23 @@ int run_solve(const CommonOptions& o) {
                  init.omit_path_constraints.empty()
                      ? std::string()
                      : fmt::format(", without {} path constraint(s)", init.omit_path_constraints.size()));
+  }
+  const io::MpccSize size{P.n_variables(), P.n_constraints(), P.n_pairs()};
+  std::vector<double> start;
+  if (!o.start_file.empty()) {
+    start = io::read_mpcc_start(o.start_file, size);
+    if (!o.quiet)
+      fmt::print("start: the MPCC point of {} (no initialization; the homotopy from σ = {:g})\n", o.start_file,
+                 oo.homotopy.sigma0);
+  }
+  if (!o.quiet) {
     print_step_header();
     solver.on_step = print_step;
   }
-  ocp::Result r = solver.solve();
+  ocp::Result r = start.empty() ? solver.solve() : solver.solve_from(start);
   std::string dir = o.out_dir.empty() ? default_out_dir(o.file) : o.out_dir;
   namespace fs = std::filesystem;
+  io::write_text_file((fs::path(dir) / "start.json").string(), io::mpcc_start_json(o.file, size, r.w));
   if (file.time_freezing) {
     // Physical time (the clock), impacts and sanity checks; then the re-simulation check.
     const reformulate::TimeFrozenModel& model = file.time_freezing->frozen;

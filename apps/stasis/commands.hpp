@@ -8,6 +8,7 @@ struct CommonOptions {
   std::string file;
   std::vector<std::string> overrides;
   std::string out_dir;
+  std::string start_file;  ///< solve --start: an earlier run's start.json
   bool quiet = false;
   bool verbose = false;
 };

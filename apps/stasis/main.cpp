@@ -38,6 +38,10 @@ int main(int argc, char** argv) {
   add_common(simulate, true);
   CLI::App* solve = app.add_subcommand("solve", "solve an optimal control problem (kind: ocp; pss models)");
   add_common(solve, true);
+  solve->add_option("--start", common.start_file,
+                    "start from DIR/start.json of an earlier solve of the same model and discretization "
+                    "(its MPCC point; no phase 1; the homotopy from homotopy.sigma0)")
+      ->check(CLI::ExistingFile);
   CLI::App* check = app.add_subcommand("check", "parse, build and validate a problem file; print sizes; solve nothing");
   add_common(check, false);
   std::string report_dir;

@@ -5,9 +5,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "draw_file.hpp"
+#include "stasis/error.hpp"
 #include "stasis/nlp/ipopt_solver.hpp"
 
 namespace stasis::io {
@@ -417,6 +419,47 @@ std::string events_csv(const std::vector<sim::Event>& events) {
     s += std::string(buf) + ",switch," + list(e.switching) + "," + list(e.before) + "," + list(e.after) + "\n";
   }
   return s;
+}
+
+std::string mpcc_start_json(const std::string& problem_file, const MpccSize& size, const std::vector<double>& w) {
+  json j;
+  j["format"] = "stasis MPCC start";
+  j["problem"] = problem_file;
+  j["n_variables"] = size.variables;
+  j["n_constraints"] = size.constraints;
+  j["n_pairs"] = size.pairs;
+  json values = json::array();
+  for (double v : w) values.push_back(number(v));
+  j["w"] = std::move(values);
+  return j.dump() + "\n";
+}
+
+std::vector<double> read_mpcc_start(const std::string& path, const MpccSize& size) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path + ": cannot open the start file (give the start.json of an earlier `stasis solve`)");
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::exception& e) {
+    throw Error(path + ": not a start file: " + e.what());
+  }
+  if (!j.is_object() || j.value("format", "") != "stasis MPCC start" || !j.contains("w") || !j["w"].is_array())
+    throw Error(path + ": not a start file (expected the start.json that `stasis solve` writes)");
+  const json& values = j["w"];
+  const std::size_t pairs = j.value("n_pairs", std::size_t{0});
+  if (values.size() != size.variables || pairs != size.pairs)
+    throw Error(path + ": the start has " + std::to_string(values.size()) + " variables and " +
+                std::to_string(pairs) + " complementarity pairs, this problem's MPCC has " +
+                std::to_string(size.variables) + " and " + std::to_string(size.pairs) +
+                ": a start must come from the same model with the same stages and discretization (bounds, costs, "
+                "parameters and path constraints may differ)");
+  std::vector<double> w(values.size());
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (!values[i].is_number() || !std::isfinite(values[i].get<double>()))
+      throw Error(path + ": entry " + std::to_string(i) + " of w is not a finite number");
+    w[i] = values[i].get<double>();
+  }
+  return w;
 }
 
 }  // namespace stasis::io

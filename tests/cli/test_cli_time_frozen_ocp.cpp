@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <string>
 
 #include "cli_support.hpp"
@@ -100,6 +101,53 @@ TEST(CliTimeFrozenOcp, SolveWritesPhysicalTimeAndValidation) {
   auto j2 = read_json(out2 + "/result.json");
   EXPECT_FALSE(j2.contains("validation"));
   EXPECT_TRUE(j2.contains("frozen_stages"));
+}
+
+// solve --start: every solve writes start.json (its MPCC point); a solve of the same problem from
+// it at σ0 = 1e-9 needs one NLP and returns the same optimum (to 1e-7, the homotopy's last σ
+// moved by 1e-9 at most). A start of another discretization, or a corrupted one, is an input error.
+TEST(CliTimeFrozenOcp, SolveStartsFromAnEarlierStartJson) {
+  const std::string out = temp_dir("bounce_start_first");
+  CliRun r = run("solve " + bounce() + " -o ocp.stages=5 -o ocp.validate=false -q --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto first = read_json(out + "/result.json");
+  const auto start = read_json(out + "/start.json");
+  EXPECT_EQ(start["format"], "stasis MPCC start");
+  EXPECT_EQ(start["problem"], bounce());
+  ASSERT_TRUE(start["w"].is_array());
+  EXPECT_EQ(start["w"].size(), start["n_variables"].get<std::size_t>());
+  EXPECT_GT(start["n_pairs"].get<int>(), 0);
+
+  const std::string out2 = temp_dir("bounce_start_second");
+  CliRun r2 = run("solve " + bounce() + " -o ocp.stages=5 -o ocp.validate=false -o homotopy.sigma0=1e-9 --start " +
+                  out + "/start.json --out " + out2);
+  ASSERT_EQ(r2.exit_code, 0) << r2.output;
+  EXPECT_NE(r2.output.find("start: the MPCC point of " + out + "/start.json"), std::string::npos) << r2.output;
+  const auto second = read_json(out2 + "/result.json");
+  EXPECT_EQ(second["status"], "converged");
+  EXPECT_EQ(second["solver"]["nlp_solves"], 1);
+  EXPECT_NEAR(second["objective"].get<double>(), first["objective"].get<double>(), 1e-7);
+  EXPECT_NEAR(second["final_time"].get<double>(), first["final_time"].get<double>(), 1e-7);
+
+  // Another number of stages: a different MPCC.
+  CliRun bad = run("solve " + bounce() + " -o ocp.stages=6 -q --start " + out + "/start.json --out " + out2);
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("start.json: the start has " + std::to_string(start["w"].size()) + " variables"),
+            std::string::npos)
+      << bad.output;
+  EXPECT_NE(bad.output.find("same model with the same stages and discretization"), std::string::npos) << bad.output;
+
+  // A non-finite entry (JSON null, as a NaN is written) and a file that is not a start.
+  auto corrupted = start;
+  corrupted["w"][3] = nullptr;
+  const std::string corrupted_path = out + "/corrupted.json";
+  std::ofstream(corrupted_path) << corrupted.dump();
+  CliRun nan = run("solve " + bounce() + " -o ocp.stages=5 -q --start " + corrupted_path + " --out " + out2);
+  EXPECT_EQ(nan.exit_code, 2) << nan.output;
+  EXPECT_NE(nan.output.find("corrupted.json: entry 3 of w is not a finite number"), std::string::npos) << nan.output;
+  CliRun other = run("solve " + bounce() + " -o ocp.stages=5 -q --start " + out + "/result.json --out " + out2);
+  EXPECT_EQ(other.exit_code, 2) << other.output;
+  EXPECT_NE(other.output.find("result.json: not a start file"), std::string::npos) << other.output;
 }
 
 // Spec time_freezing.md §7 T16, N = 20 (the file as it stands, stagewise clock): the discrete

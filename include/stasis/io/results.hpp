@@ -39,4 +39,16 @@ std::string events_csv(const std::vector<sim::Event>& events);
 /// impulse, numerical duration, the physical state before and after).
 std::string impacts_csv(const sim::PhysicalTrajectory& physical);
 
+/// The size of an MPCC, as start.json records it to check that a start fits the problem.
+struct MpccSize {
+  std::size_t variables = 0, constraints = 0, pairs = 0;
+};
+/// start.json of a `solve` run (docs/results.md "start.json"): the MPCC point the run ended at
+/// (every variable of the transcription), for `stasis solve --start`.
+std::string mpcc_start_json(const std::string& problem_file, const MpccSize& size, const std::vector<double>& w);
+/// Reads a start.json for a problem of the given size. Throws stasis::Error naming the file and
+/// what is wrong: not JSON, no `w`, a non-finite entry (with its index), or a different number of
+/// variables or complementarity pairs (a start needs the same model, stages and discretization).
+std::vector<double> read_mpcc_start(const std::string& path, const MpccSize& size);
+
 }  // namespace stasis::io
