@@ -244,11 +244,43 @@ int run_solve(const CommonOptions& o) {
       fmt::print("start: the MPCC point of {} (no initialization; the homotopy from σ = {:g})\n", o.start_file,
                  oo.homotopy.sigma0);
   }
-  if (!o.quiet) {
-    print_step_header();
-    solver.on_step = print_step;
+  if (!o.quiet) print_step_header();
+  // The file's parameter continuation (docs/guide-ocp.md "Parameter continuation"); a --start
+  // replaces it.
+  std::vector<io::ContinuationStage> continuation;
+  if (file.continuation && start.empty()) {
+    const io::ParameterContinuation& c = *file.continuation;
+    const std::size_t n = c.values.size() + 1;
+    io::ContinuationCallbacks callbacks;
+    if (!o.quiet) {
+      callbacks.on_stage = [&](std::size_t i, double value) {
+        fmt::print("continuation {}/{}: {} = {:g} (until residual {:g})\n", i + 1, n, c.parameter, value,
+                   c.tolerance);
+      };
+      callbacks.on_step = print_step;
+    }
+    continuation = io::solve_continuation(
+        file,
+        [&](const std::vector<std::string>& extra) {
+          std::vector<std::string> overrides = o.overrides;
+          overrides.insert(overrides.end(), extra.begin(), extra.end());
+          io::OcpFile f = io::read_ocp_file(o.file, overrides);
+          if (o.verbose) f.homotopy.print_level = 5;
+          return f;
+        },
+        callbacks);
+    start = continuation.back().result.w;
+    if (!o.quiet) fmt::print("continuation {}/{}: {} as in the file, from σ = {:g}\n", n, n, c.parameter, oo.homotopy.sigma0);
   }
+  if (!o.quiet) solver.on_step = print_step;
   ocp::Result r = start.empty() ? solver.solve() : solver.solve_from(start);
+  int total_iterations = r.nlp_iterations(), total_solves = r.nlp_solves();
+  double total_time = r.solve_time_s;
+  for (const io::ContinuationStage& c : continuation) {
+    total_iterations += c.result.nlp_iterations();
+    total_solves += c.result.nlp_solves();
+    total_time += c.result.solve_time_s;
+  }
   std::string dir = o.out_dir.empty() ? default_out_dir(o.file) : o.out_dir;
   namespace fs = std::filesystem;
   io::write_text_file((fs::path(dir) / "start.json").string(), io::mpcc_start_json(o.file, size, r.w));
@@ -268,7 +300,7 @@ int run_solve(const CommonOptions& o) {
       v = ocp::validate(model, file.ocp, oo, r, p, {file.validate_steps_per_stage});
     }
     io::write_text_file((fs::path(dir) / "result.json").string(),
-                        io::time_frozen_ocp_result_json(file, r, p, v, diagnosis));
+                        io::time_frozen_ocp_result_json(file, r, p, v, diagnosis, continuation));
     io::write_text_file((fs::path(dir) / "trajectory.csv").string(), io::physical_trajectory_csv(p.trajectory));
     io::write_text_file((fs::path(dir) / "events.csv").string(), io::impacts_csv(p.trajectory));
     io::write_text_file((fs::path(dir) / "numerical.csv").string(),
@@ -277,8 +309,7 @@ int run_solve(const CommonOptions& o) {
         "{}: {} (objective {:.10g}, final time {:.10g}, residual {:.2e}); {} impacts; after {} NLP solves, "
         "{} IPOPT iterations, {:.3f} s (construction {:.3f} s)\n",
         r.converged ? "converged" : "NOT converged", solver_message, r.objective, p.final_time, r.residual,
-        p.trajectory.impacts.size(), r.nlp_solves(), r.nlp_iterations(), r.solve_time_s,
-        r.construction_time_s);
+        p.trajectory.impacts.size(), total_solves, total_iterations, total_time, r.construction_time_s);
     if (!diagnosis.empty()) fmt::print("diagnosis: {}\n", diagnosis.message);
     print_largest_pairs(r.homotopy);
     print_largest_violations(r.homotopy);
@@ -299,14 +330,14 @@ int run_solve(const CommonOptions& o) {
     write_report_for(dir, o.quiet);
     return r.converged ? 0 : 1;
   }
-  io::write_text_file((fs::path(dir) / "result.json").string(), io::ocp_result_json(file, r));
+  io::write_text_file((fs::path(dir) / "result.json").string(), io::ocp_result_json(file, r, continuation));
   io::write_text_file((fs::path(dir) / "trajectory.csv").string(),
                       io::trajectory_csv(file.model.pss, r.time, r.states));
   io::write_text_file((fs::path(dir) / "events.csv").string(), io::events_csv(r.events));
   fmt::print("{}: {} (objective {:.10g}, final time {:.10g}, residual {:.2e}) after {} NLP solves, {} IPOPT "
              "iterations, {:.3f} s (construction {:.3f} s)\n",
              r.converged ? "converged" : "NOT converged", r.message, r.objective, r.final_time, r.residual,
-             r.nlp_solves(), r.nlp_iterations(), r.solve_time_s, r.construction_time_s);
+             total_solves, total_iterations, total_time, r.construction_time_s);
   print_largest_pairs(r.homotopy);
   print_largest_violations(r.homotopy);
   if (!o.quiet) fmt::print("wrote {}/result.json, trajectory.csv, events.csv\n", dir);

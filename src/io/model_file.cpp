@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <optional>
@@ -132,7 +133,8 @@ const std::vector<std::string> kSimulateKeys = {"kind",     "name",           "d
                                                 "draw"};
 const std::vector<std::string> kOcpKeys = {"kind",     "name",           "description",   "model",
                                            "ocp",      "discretization", "time_freezing", "homotopy",
-                                           "initialization", "draw"};
+                                           "initialization", "continuation", "draw"};
+const std::vector<std::string> kContinuationKeys = {"parameter", "values", "tolerance"};
 const std::vector<std::string> kModelKinds = {"pss", "cls", "jump"};
 const std::vector<std::string> kPssKeys = {"states",     "controls", "parameters", "definitions",
                                            "switching",  "regions",  "subsystems", "f0",
@@ -381,6 +383,7 @@ void read_model(const YamlDocument& doc, const std::vector<MapEntry>& top_entrie
                                      "', expected exactly one of pss, cls, jump");
   const MapEntry& kind = kinds[0];
   model.where = kind.key_where;
+  model.kind = kind.key;
   if (kind.key != "pss") {
     tf.emplace();
     // The discretization section is read later; only its dcs (default: the options' default) matters here.
@@ -734,6 +737,42 @@ std::string constraint_name(const detail::ConstraintText& c) {
   return "'" + c.text + "' (" + to_string(c.where) + ")";
 }
 
+// `continuation: {parameter: NAME, values: [...], tolerance: 1e-6}` (ocp files).
+ParameterContinuation read_continuation(const YamlDocument& doc, const MapEntry& section, const Scope& scope,
+                                        const PssModelFile& model) {
+  ParameterContinuation c;
+  c.where = section.key_where;
+  c.model_kind = model.kind;
+  const std::vector<MapEntry> fields = doc.entries(section.value, "continuation");
+  doc.check_keys(fields, kContinuationKeys, "continuation");
+  const MapEntry* parameter = find_entry(fields, "parameter");
+  const MapEntry* values = find_entry(fields, "values");
+  if (!parameter || !values)
+    doc.fail(section.key_where, "continuation: expected {parameter: NAME, values: [v1, v2, ...]} (a scalar model "
+                                "parameter and the values to solve with before the file's own)");
+  c.parameter = doc.scalar(parameter->value, parameter->value_where, "continuation.parameter");
+  std::vector<std::string> names;
+  for (const auto& [name, value] : model.parameters) names.push_back(name);
+  if (index_of(names, c.parameter) == names.size())
+    doc.fail(parameter->value_where, "continuation.parameter: '" + c.parameter + "' is not a scalar parameter of the " +
+                                         model.kind + " model" + did_you_mean(c.parameter, names) + "; its parameters: " +
+                                         (names.empty() ? std::string("none") : join(names)));
+  if (!values->value.IsSequence() || values->value.size() == 0)
+    doc.fail(values->value_where, "continuation.values: expected a non-empty list of values, e.g. [0.5, 0.75]");
+  for (std::size_t i = 0; i < values->value.size(); ++i) {
+    const SourceLocation at = doc.where(values->value[i]);
+    const double v = doc.constant(values->value[i], at, scope, "continuation.values[" + std::to_string(i) + "]");
+    if (!std::isfinite(v)) doc.fail(at, "continuation.values[" + std::to_string(i) + "] is " + num(v) + ", expected a finite value");
+    c.values.push_back(v);
+  }
+  if (const MapEntry* e = find_entry(fields, "tolerance")) {
+    c.tolerance = doc.constant(e->value, e->value_where, scope, "continuation.tolerance");
+    if (!(c.tolerance > 0) || !std::isfinite(c.tolerance))
+      doc.fail(e->value_where, "continuation.tolerance is " + num(c.tolerance) + ", expected a finite value > 0");
+  }
+  return c;
+}
+
 OcpFile read_ocp(YamlDocument& doc, const std::vector<std::string>& overrides) {
   const std::vector<MapEntry> entries = read_top(doc, overrides, "ocp", kOcpKeys);
   const SourceLocation top{doc.display_name(), 1, 1};
@@ -988,6 +1027,8 @@ OcpFile read_ocp(YamlDocument& doc, const std::vector<std::string>& overrides) {
                "initialization.omit_path_constraints: position " + std::to_string(i) +
                    " is not a path constraint (ocp.constraints.path has " + std::to_string(ocp.path.size()) +
                    ", counted from 0)");
+  if (const MapEntry* c = find_entry(entries, "continuation"))
+    file.continuation = read_continuation(doc, *c, ms.scope, file.model);
   if (const MapEntry* d = find_entry(entries, "draw"))
     file.draw = detail::read_draw(doc, *d, ms.scope, pss.state_names, pss.control_names);
   return file;
@@ -1021,6 +1062,12 @@ sim::Options integrator_options(const SimulateFile& file) {
     if (file.discretization.dcs == reformulate::DcsMode::Step) so.alpha_penalty = file.time_freezing->alpha_penalty();
   }
   return so;
+}
+
+std::string ParameterContinuation::override_for(double value) const {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return "model." + model_kind + ".parameters." + parameter + "=" + text;
 }
 
 OcpFile read_ocp_file(const std::string& path, const std::vector<std::string>& overrides) {

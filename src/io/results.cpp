@@ -264,7 +264,7 @@ std::string impacts_csv(const sim::PhysicalTrajectory& p) {
 namespace {
 
 // status, message, objective, residual, controls and solver statistics of an OCP (both kinds).
-json ocp_common(const OcpFile& file, const ocp::Result& r) {
+json ocp_common(const OcpFile& file, const ocp::Result& r, const std::vector<ContinuationStage>& continuation) {
   json j;
   j["status"] = status_of(r.converged, !r.homotopy.steps.empty() && nlp::is_success(r.homotopy.last_status));
   j["message"] = r.message;
@@ -277,15 +277,33 @@ json ocp_common(const OcpFile& file, const ocp::Result& r) {
     controls[file.control_names[i]] = col;
   }
   j["controls"] = controls;
-  j["solver"] = {{"nlp_iterations", r.nlp_iterations()},
-                 {"nlp_solves", r.nlp_solves()},
-                 {"wall_time_s", r.solve_time_s},
+  int iterations = r.nlp_iterations(), solves = r.nlp_solves();
+  double wall_time = r.solve_time_s;
+  json stages = json::array();
+  for (const ContinuationStage& c : continuation) {
+    iterations += c.result.nlp_iterations();
+    solves += c.result.nlp_solves();
+    wall_time += c.result.solve_time_s;
+    stages.push_back({{"value", c.value},
+                      {"status", c.result.converged ? "converged" : "not_converged"},
+                      {"complementarity_residual", number(c.result.residual)},
+                      {"objective", number(c.result.objective)},
+                      {"nlp_iterations", c.result.nlp_iterations()},
+                      {"nlp_solves", c.result.nlp_solves()},
+                      {"wall_time_s", c.result.solve_time_s}});
+  }
+  j["solver"] = {{"nlp_iterations", iterations},
+                 {"nlp_solves", solves},
+                 {"wall_time_s", wall_time},
                  {"construction_time_s", r.construction_time_s},
                  {"evaluation_time_s", r.homotopy.evaluation_time_s + r.initialization.evaluation_time_s},
                  {"homotopy", homotopy_steps(r.homotopy)}};
   if (!r.homotopy.largest_pairs.empty()) j["solver"]["largest_pairs"] = largest_pairs_json(r.homotopy);
   if (!r.homotopy.largest_violations.empty())
     j["solver"]["largest_violations"] = violations_json(r.homotopy.largest_violations);
+  if (!continuation.empty())
+    j["solver"]["continuation"] = {{"parameter", file.continuation ? file.continuation->parameter : std::string()},
+                                   {"stages", stages}};
   if (!r.initialization.steps.empty())
     j["solver"]["initialization"] = {{"method", ocp::to_string(file.initialization.method)},
                                      {"nlp_iterations", r.initialization.nlp_iterations},
@@ -319,8 +337,9 @@ std::string mpcc_result_json(const MpccFile& file, const mpcc::Result& r) {
   return j.dump(2) + "\n";
 }
 
-std::string ocp_result_json(const OcpFile& file, const ocp::Result& r) {
-  json j = ocp_common(file, r);
+std::string ocp_result_json(const OcpFile& file, const ocp::Result& r,
+                            const std::vector<ContinuationStage>& continuation) {
+  json j = ocp_common(file, r, continuation);
   j["final_time"] = number(r.final_time);
   j["time"] = r.time;
   j["states"] = states_json(file.model.pss, r.states);
@@ -333,8 +352,9 @@ std::string ocp_result_json(const OcpFile& file, const ocp::Result& r) {
 std::string time_frozen_ocp_result_json(const OcpFile& file, const ocp::Result& r,
                                         const ocp::PhysicalResult& p,
                                         const std::optional<ocp::Validation>& validation,
-                                        const ocp::SpeedOfTimeDiagnosis& diagnosis) {
-  json j = ocp_common(file, r);
+                                        const ocp::SpeedOfTimeDiagnosis& diagnosis,
+                                        const std::vector<ContinuationStage>& continuation) {
+  json j = ocp_common(file, r, continuation);
   time_frozen_fields(j, file.model.pss, *file.time_freezing, r.time, r.states, r.speed_of_time, p.trajectory,
                      file.draw);
   j["final_time"] = number(p.final_time);

@@ -88,3 +88,57 @@ TEST(CliPss, BadModelsGiveCleanErrors) {
     EXPECT_NE(r.output.find(c.expect), std::string::npos) << r.output;
   }
 }
+
+// The `continuation:` section (docs/guide-ocp.md "Parameter continuation"): turbo_car.yaml with
+// its turbo gain first at 1 and 2 (each homotopy stops at residual 1e-6), then at the file's 3
+// from there. It ends where the direct solve ends, R5's T* = 40/3 (1e-4, as above), and
+// result.json lists the stages, whose iterations the totals include.
+TEST(CliPss, SolveWithParameterContinuation) {
+  const std::string dir = temp_dir("turbo_continuation");
+  std::filesystem::create_directories(dir);
+  const std::string file = dir + "/turbo.yaml";
+  std::ofstream(file) << read_text(example("turbo_car.yaml"))
+                      << "continuation:\n  parameter: turbo_gain\n  values: [1, 2]\n  tolerance: 1e-6\n";
+  CliRun r = run("solve " + file + " --out " + dir + "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("continuation 1/3: turbo_gain = 1 (until residual 1e-06)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("continuation 2/3: turbo_gain = 2"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("continuation 3/3: turbo_gain as in the file"), std::string::npos) << r.output;
+  auto j = read_json(dir + "/out/result.json");
+  EXPECT_EQ(j["status"], "converged");
+  EXPECT_NEAR(j["final_time"].get<double>(), 40.0 / 3.0, 1e-4);
+  const auto& c = j["solver"]["continuation"];
+  EXPECT_EQ(c["parameter"], "turbo_gain");
+  ASSERT_EQ(c["stages"].size(), 2u);
+  int iterations = 0;
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(c["stages"][i]["value"].get<double>(), static_cast<double>(i + 1));
+    EXPECT_EQ(c["stages"][i]["status"], "converged") << c;
+    EXPECT_LE(c["stages"][i]["complementarity_residual"].get<double>(), 1e-6);
+    EXPECT_GT(c["stages"][i]["nlp_iterations"].get<int>(), 0);
+    iterations += c["stages"][i]["nlp_iterations"].get<int>();
+  }
+  int own = 0;
+  for (const auto& step : j["solver"]["homotopy"]) own += step["iterations"].get<int>();
+  EXPECT_EQ(j["solver"]["nlp_iterations"].get<int>(), iterations + own);
+
+  // Bad sections: an unknown parameter (with the file's line), no values.
+  struct Case {
+    std::string section, expect;
+  };
+  const std::vector<Case> cases = {
+      {"continuation:\n  parameter: turbo_gian\n  values: [1]\n",
+       "continuation.parameter: 'turbo_gian' is not a scalar parameter of the pss model; did you mean 'turbo_gain'?"},
+      {"continuation:\n  parameter: turbo_gain\n  values: []\n", "continuation.values: expected a non-empty list"},
+      {"continuation:\n  parameter: turbo_gain\n", "continuation: expected {parameter: NAME, values: [v1, v2, ...]}"},
+      {"continuation:\n  parameter: turbo_gain\n  values: [1]\n  tolerance: 0\n",
+       "continuation.tolerance is 0, expected a finite value > 0"},
+  };
+  for (const Case& k : cases) {
+    std::ofstream(file) << read_text(example("turbo_car.yaml")) << k.section;
+    CliRun bad = run("check " + file);
+    EXPECT_EQ(bad.exit_code, 2) << bad.output;
+    EXPECT_NE(bad.output.find(k.expect), std::string::npos) << bad.output;
+    EXPECT_NE(bad.output.find("turbo.yaml:"), std::string::npos) << bad.output;
+  }
+}

@@ -244,7 +244,9 @@ TEST(Docs, CppProgramsInTheDocsCompileAndRun) {
       // Run in the temporary directory (programs may write files there), where `examples` is the
       // source tree's examples directory, as when run from the repository root.
       std::error_code ec;
-      if (!fs::exists(dir / "examples")) fs::create_directory_symlink(source("examples"), dir / "examples", ec);
+      // A link left by another source tree (a removed clone) would dangle: link afresh.
+      fs::remove(dir / "examples", ec);
+      fs::create_directory_symlink(source("examples"), dir / "examples", ec);
       CliRun r = shell("cd " + dir.string() + " && " + exe.string() + " 2>&1");
       EXPECT_EQ(r.exit_code, 0) << r.output;
       ++programs;

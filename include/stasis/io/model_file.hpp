@@ -46,6 +46,7 @@ struct PssModelFile {
   std::vector<std::pair<std::string, std::vector<double>>> vector_parameters;  ///< list-valued parameters
   std::vector<std::pair<std::string, sym::Expr>> definitions;  ///< named expressions, in order
   SourceLocation where;                                        ///< the `pss:` (`cls:`, `jump:`) key
+  std::string kind;                                            ///< "pss", "cls" or "jump"
 };
 
 /// A `model: {cls: ...}` or `model: {jump: ...}` section with the `time_freezing:` section, and the
@@ -108,6 +109,22 @@ struct SimulateFile {
   std::optional<DrawSpec> draw;
 };
 
+/// The optional `continuation:` section of ocp files (docs/guide-ocp.md "Parameter continuation"):
+/// before the problem as written, solve it with the scalar model parameter `parameter` at each of
+/// `values` in turn, each from the solution before (the first from the nominal guess, after the
+/// file's initialization), and start the file's own problem from the last one. For a constraint
+/// that the homotopy cannot impose at once (the hopper's holes, grown from half their size).
+struct ParameterContinuation {
+  std::string parameter;
+  std::vector<double> values;
+  /// Each value's homotopy stops at this complementarity residual (its solution is only a start).
+  double tolerance = 1e-6;
+  /// The -o override that sets the parameter: "model.<kind>.parameters.<parameter>=<value>".
+  std::string override_for(double value) const;
+  std::string model_kind;  ///< "pss", "cls" or "jump"
+  SourceLocation where;    ///< the `continuation:` key
+};
+
 struct OcpFile {
   std::string path, name, description;
   PssModelFile model;
@@ -130,6 +147,7 @@ struct OcpFile {
   /// ocp.validate (time-frozen models; ocp::validate): integrator steps per control stage of the
   /// re-simulation of the optimal controls, 0 = no validation. `true` = 1 (default), `false` = 0.
   int validate_steps_per_stage = 1;
+  std::optional<ParameterContinuation> continuation;  ///< the optional `continuation:` section
 };
 
 /// Reads a `kind: simulate` file. `overrides` are "-o" arguments "dotted.path=value" (value parsed

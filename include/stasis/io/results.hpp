@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "stasis/io/continuation.hpp"
 #include "stasis/io/model_file.hpp"
 #include "stasis/io/problem_file.hpp"
 #include "stasis/mpcc/homotopy.hpp"
@@ -16,7 +17,10 @@ namespace stasis::io {
 /// result.json for an MPCC solve (PROBLEM_FORMAT.md, "result.json").
 std::string mpcc_result_json(const MpccFile& file, const mpcc::Result& result);
 std::string simulation_result_json(const SimulateFile& file, const sim::Result& result);
-std::string ocp_result_json(const OcpFile& file, const ocp::Result& result);
+/// `continuation`: the stages of the file's parameter continuation, if it ran (solver.continuation;
+/// the solver totals then include them).
+std::string ocp_result_json(const OcpFile& file, const ocp::Result& result,
+                            const std::vector<ContinuationStage>& continuation = {});
 /// Time-frozen (cls / jump) simulation: physical `time` and `states` (clock removed; a jump is two
 /// equal consecutive times), `numerical` (every element boundary in numerical time, frozen phases
 /// included), impact `events`, contact forces and the sanity-check warnings.
@@ -28,7 +32,8 @@ std::string time_frozen_simulation_result_json(const SimulateFile& file, const s
 std::string time_frozen_ocp_result_json(const OcpFile& file, const ocp::Result& result,
                                         const ocp::PhysicalResult& physical,
                                         const std::optional<ocp::Validation>& validation,
-                                        const ocp::SpeedOfTimeDiagnosis& diagnosis = {});
+                                        const ocp::SpeedOfTimeDiagnosis& diagnosis = {},
+                                        const std::vector<ContinuationStage>& continuation = {});
 std::string physical_trajectory_csv(const sim::PhysicalTrajectory& physical);
 /// time and every state, one row per finite-element boundary.
 std::string trajectory_csv(const model::Pss& model, const std::vector<double>& time,

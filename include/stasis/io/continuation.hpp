@@ -1,0 +1,37 @@
+#pragma once
+// The parameter continuation of ocp files (the `continuation:` section; docs/guide-ocp.md
+// "Parameter continuation"): the problem solved with a model parameter at a sequence of values,
+// each from the solution before, to reach a problem the homotopy cannot solve from the nominal
+// guess at once.
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "stasis/io/model_file.hpp"
+#include "stasis/ocp/solver.hpp"
+
+namespace stasis::io {
+
+struct ContinuationStage {
+  double value = 0.0;  ///< the parameter's value
+  ocp::Result result;  ///< its solve (with the file's phase 1 for the first value)
+};
+
+struct ContinuationCallbacks {
+  std::function<void(std::size_t stage, double value)> on_stage;  ///< before each value's solve
+  std::function<void(const mpcc::StepStats&)> on_step;           ///< every homotopy step
+};
+
+/// Solves the values of file.continuation in turn. `read(extra_overrides)` must read the same
+/// file with these overrides added to the run's own: the parameter's value, the homotopy stopping
+/// at continuation.tolerance and no penalty finish. The first value is solved from the nominal
+/// guess (after the file's initialization), each next one from the solution before. The last
+/// stage's result.w is the start of the file's own problem. Throws stasis::Error if the file has
+/// no continuation or a value's MPCC differs in size from the first (a parameter that changes
+/// the problem's structure).
+std::vector<ContinuationStage> solve_continuation(
+    const OcpFile& file, const std::function<OcpFile(const std::vector<std::string>&)>& read,
+    const ContinuationCallbacks& callbacks = {});
+
+}  // namespace stasis::io
