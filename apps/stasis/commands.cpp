@@ -244,7 +244,6 @@ int run_solve(const CommonOptions& o) {
       fmt::print("start: the MPCC point of {} (no initialization; the homotopy from σ = {:g})\n", o.start_file,
                  oo.homotopy.sigma0);
   }
-  if (!o.quiet) print_step_header();
   // The file's parameter continuation (docs/guide-ocp.md "Parameter continuation"); a --start
   // replaces it.
   std::vector<io::ContinuationStage> continuation;
@@ -256,6 +255,7 @@ int run_solve(const CommonOptions& o) {
       callbacks.on_stage = [&](std::size_t i, double value) {
         fmt::print("continuation {}/{}: {} = {:g} (until residual {:g})\n", i + 1, n, c.parameter, value,
                    c.tolerance);
+        if (i == 0) print_step_header();
       };
       callbacks.on_step = print_step;
     }
@@ -270,17 +270,15 @@ int run_solve(const CommonOptions& o) {
         },
         callbacks);
     start = continuation.back().result.w;
-    if (!o.quiet) fmt::print("continuation {}/{}: {} as in the file, from σ = {:g}\n", n, n, c.parameter, oo.homotopy.sigma0);
+    if (!o.quiet)
+      fmt::print("continuation {}/{}: {} as in the file, from σ = {:g}\n", n, n, c.parameter, oo.homotopy.sigma0);
   }
-  if (!o.quiet) solver.on_step = print_step;
+  if (!o.quiet) {
+    if (continuation.empty()) print_step_header();
+    solver.on_step = print_step;
+  }
   ocp::Result r = start.empty() ? solver.solve() : solver.solve_from(start);
-  int total_iterations = r.nlp_iterations(), total_solves = r.nlp_solves();
-  double total_time = r.solve_time_s;
-  for (const io::ContinuationStage& c : continuation) {
-    total_iterations += c.result.nlp_iterations();
-    total_solves += c.result.nlp_solves();
-    total_time += c.result.solve_time_s;
-  }
+  const io::SolveTotals total = io::totals(r, continuation);
   std::string dir = o.out_dir.empty() ? default_out_dir(o.file) : o.out_dir;
   namespace fs = std::filesystem;
   io::write_text_file((fs::path(dir) / "start.json").string(), io::mpcc_start_json(o.file, size, r.w));
@@ -309,7 +307,7 @@ int run_solve(const CommonOptions& o) {
         "{}: {} (objective {:.10g}, final time {:.10g}, residual {:.2e}); {} impacts; after {} NLP solves, "
         "{} IPOPT iterations, {:.3f} s (construction {:.3f} s)\n",
         r.converged ? "converged" : "NOT converged", solver_message, r.objective, p.final_time, r.residual,
-        p.trajectory.impacts.size(), total_solves, total_iterations, total_time, r.construction_time_s);
+        p.trajectory.impacts.size(), total.nlp_solves, total.nlp_iterations, total.wall_time_s, r.construction_time_s);
     if (!diagnosis.empty()) fmt::print("diagnosis: {}\n", diagnosis.message);
     print_largest_pairs(r.homotopy);
     print_largest_violations(r.homotopy);
@@ -337,7 +335,7 @@ int run_solve(const CommonOptions& o) {
   fmt::print("{}: {} (objective {:.10g}, final time {:.10g}, residual {:.2e}) after {} NLP solves, {} IPOPT "
              "iterations, {:.3f} s (construction {:.3f} s)\n",
              r.converged ? "converged" : "NOT converged", r.message, r.objective, r.final_time, r.residual,
-             total_solves, total_iterations, total_time, r.construction_time_s);
+             total.nlp_solves, total.nlp_iterations, total.wall_time_s, r.construction_time_s);
   print_largest_pairs(r.homotopy);
   print_largest_violations(r.homotopy);
   if (!o.quiet) fmt::print("wrote {}/result.json, trajectory.csv, events.csv\n", dir);

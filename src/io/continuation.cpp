@@ -8,16 +8,37 @@
 
 namespace stasis::io {
 
+namespace {
+// A value as -o text that reads back exactly.
+std::string exact(double value) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+}  // namespace
+
+std::string ParameterContinuation::override_for(double value) const {
+  return "model." + model_kind + ".parameters." + parameter + "=" + exact(value);
+}
+
+SolveTotals totals(const ocp::Result& result, const std::vector<ContinuationStage>& continuation) {
+  SolveTotals t{result.nlp_iterations(), result.nlp_solves(), result.solve_time_s};
+  for (const ContinuationStage& c : continuation) {
+    t.nlp_iterations += c.result.nlp_iterations();
+    t.nlp_solves += c.result.nlp_solves();
+    t.wall_time_s += c.result.solve_time_s;
+  }
+  return t;
+}
+
 std::vector<ContinuationStage> solve_continuation(
     const OcpFile& file, const std::function<OcpFile(const std::vector<std::string>&)>& read,
     const ContinuationCallbacks& callbacks) {
   if (!file.continuation) throw Error(file.path + ": the file has no continuation section");
   const ParameterContinuation& c = *file.continuation;
-  char tolerance[40];
-  std::snprintf(tolerance, sizeof tolerance, "%.17g", c.tolerance);
   std::vector<ContinuationStage> stages;
   for (std::size_t i = 0; i < c.values.size(); ++i) {
-    const OcpFile f = read({c.override_for(c.values[i]), std::string("homotopy.complementarity_tol=") + tolerance,
+    const OcpFile f = read({c.override_for(c.values[i]), "homotopy.complementarity_tol=" + exact(c.tolerance),
                             "homotopy.penalty_finish=false"});
     const ocp::Options options{f.discretization, f.homotopy, f.initialization};
     const reformulate::Dcs dcs = reformulate::to_dcs(f.model.pss, options.discretization.dcs);
@@ -30,10 +51,10 @@ std::vector<ContinuationStage> solve_continuation(
     }
     const std::vector<double>& start = stages.back().result.w;
     if (start.size() != solver.transcription().problem.n_variables())
-      throw Error(to_string(c.where) + ": continuation: with " + c.parameter + " = " + std::to_string(c.values[i]) +
-                  " the MPCC has " + std::to_string(solver.transcription().problem.n_variables()) +
-                  " variables, before " + std::to_string(start.size()) +
-                  ": the parameter must not change the problem's structure");
+      throw Error(to_string(c.where) + ": continuation: with " + c.parameter + " = " +
+                  std::to_string(c.values[i]) + " the MPCC has " +
+                  std::to_string(solver.transcription().problem.n_variables()) + " variables, before " +
+                  std::to_string(start.size()) + ": the parameter must not change the problem's structure");
     stages.push_back({c.values[i], solver.solve_from(start)});
   }
   return stages;

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <map>
 #include <optional>
@@ -754,15 +753,17 @@ ParameterContinuation read_continuation(const YamlDocument& doc, const MapEntry&
   std::vector<std::string> names;
   for (const auto& [name, value] : model.parameters) names.push_back(name);
   if (index_of(names, c.parameter) == names.size())
-    doc.fail(parameter->value_where, "continuation.parameter: '" + c.parameter + "' is not a scalar parameter of the " +
-                                         model.kind + " model" + did_you_mean(c.parameter, names) + "; its parameters: " +
+    doc.fail(parameter->value_where, "continuation.parameter: '" + c.parameter +
+                                         "' is not a scalar parameter of the " + model.kind + " model" +
+                                         did_you_mean(c.parameter, names) + "; its parameters: " +
                                          (names.empty() ? std::string("none") : join(names)));
   if (!values->value.IsSequence() || values->value.size() == 0)
     doc.fail(values->value_where, "continuation.values: expected a non-empty list of values, e.g. [0.5, 0.75]");
   for (std::size_t i = 0; i < values->value.size(); ++i) {
     const SourceLocation at = doc.where(values->value[i]);
     const double v = doc.constant(values->value[i], at, scope, "continuation.values[" + std::to_string(i) + "]");
-    if (!std::isfinite(v)) doc.fail(at, "continuation.values[" + std::to_string(i) + "] is " + num(v) + ", expected a finite value");
+    if (!std::isfinite(v))
+      doc.fail(at, "continuation.values[" + std::to_string(i) + "] is " + num(v) + ", expected a finite value");
     c.values.push_back(v);
   }
   if (const MapEntry* e = find_entry(fields, "tolerance")) {
@@ -1062,12 +1063,6 @@ sim::Options integrator_options(const SimulateFile& file) {
     if (file.discretization.dcs == reformulate::DcsMode::Step) so.alpha_penalty = file.time_freezing->alpha_penalty();
   }
   return so;
-}
-
-std::string ParameterContinuation::override_for(double value) const {
-  char text[40];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  return "model." + model_kind + ".parameters." + parameter + "=" + text;
 }
 
 OcpFile read_ocp_file(const std::string& path, const std::vector<std::string>& overrides) {

@@ -277,13 +277,8 @@ json ocp_common(const OcpFile& file, const ocp::Result& r, const std::vector<Con
     controls[file.control_names[i]] = col;
   }
   j["controls"] = controls;
-  int iterations = r.nlp_iterations(), solves = r.nlp_solves();
-  double wall_time = r.solve_time_s;
   json stages = json::array();
-  for (const ContinuationStage& c : continuation) {
-    iterations += c.result.nlp_iterations();
-    solves += c.result.nlp_solves();
-    wall_time += c.result.solve_time_s;
+  for (const ContinuationStage& c : continuation)
     stages.push_back({{"value", c.value},
                       {"status", c.result.converged ? "converged" : "not_converged"},
                       {"complementarity_residual", number(c.result.residual)},
@@ -291,10 +286,10 @@ json ocp_common(const OcpFile& file, const ocp::Result& r, const std::vector<Con
                       {"nlp_iterations", c.result.nlp_iterations()},
                       {"nlp_solves", c.result.nlp_solves()},
                       {"wall_time_s", c.result.solve_time_s}});
-  }
-  j["solver"] = {{"nlp_iterations", iterations},
-                 {"nlp_solves", solves},
-                 {"wall_time_s", wall_time},
+  const SolveTotals total = totals(r, continuation);
+  j["solver"] = {{"nlp_iterations", total.nlp_iterations},
+                 {"nlp_solves", total.nlp_solves},
+                 {"wall_time_s", total.wall_time_s},
                  {"construction_time_s", r.construction_time_s},
                  {"evaluation_time_s", r.homotopy.evaluation_time_s + r.initialization.evaluation_time_s},
                  {"homotopy", homotopy_steps(r.homotopy)}};

@@ -20,8 +20,15 @@ struct ContinuationStage {
 
 struct ContinuationCallbacks {
   std::function<void(std::size_t stage, double value)> on_stage;  ///< before each value's solve
-  std::function<void(const mpcc::StepStats&)> on_step;           ///< every homotopy step
+  std::function<void(const mpcc::StepStats&)> on_step;            ///< every homotopy step
 };
+
+/// IPOPT iterations, NLP solves and wall time of a solve and the continuation stages before it.
+struct SolveTotals {
+  int nlp_iterations = 0, nlp_solves = 0;
+  double wall_time_s = 0.0;
+};
+SolveTotals totals(const ocp::Result& result, const std::vector<ContinuationStage>& continuation);
 
 /// Solves the values of file.continuation in turn. `read(extra_overrides)` must read the same
 /// file with these overrides added to the run's own: the parameter's value, the homotopy stopping
