@@ -458,10 +458,12 @@ std::vector<double> read_mpcc_start(const std::string& path, const MpccSize& siz
   } catch (const json::exception& e) {
     throw Error(path + ": not a start file: " + e.what());
   }
-  if (!j.is_object() || j.value("format", "") != "stasis MPCC start" || !j.contains("w") || !j["w"].is_array())
+  if (!j.is_object() || !j.contains("format") || j["format"] != "stasis MPCC start" || !j.contains("w") ||
+      !j["w"].is_array())
     throw Error(path + ": not a start file (expected the start.json that `stasis solve` writes)");
   const json& values = j["w"];
-  const std::size_t pairs = j.value("n_pairs", std::size_t{0});
+  const std::size_t pairs =
+      j.contains("n_pairs") && j["n_pairs"].is_number_unsigned() ? j["n_pairs"].get<std::size_t>() : 0;
   if (values.size() != size.variables || pairs != size.pairs)
     throw Error(path + ": the start has " + std::to_string(values.size()) + " variables and " +
                 std::to_string(pairs) + " complementarity pairs, this problem's MPCC has " +
