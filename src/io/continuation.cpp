@@ -1,24 +1,14 @@
 // The parameter continuation of ocp files (include/stasis/io/continuation.hpp).
 #include "stasis/io/continuation.hpp"
 
-#include <cstdio>
-
+#include "file_schema.hpp"
 #include "stasis/error.hpp"
 #include "stasis/reformulate/dcs.hpp"
 
 namespace stasis::io {
 
-namespace {
-// A value as -o text that reads back exactly.
-std::string exact(double value) {
-  char text[40];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  return text;
-}
-}  // namespace
-
 std::string ParameterContinuation::override_for(double value) const {
-  return "model." + model_kind + ".parameters." + parameter + "=" + exact(value);
+  return "model." + model_kind + ".parameters." + parameter + "=" + detail::num(value);
 }
 
 SolveTotals totals(const ocp::Result& result, const std::vector<ContinuationStage>& continuation) {
@@ -38,8 +28,9 @@ std::vector<ContinuationStage> solve_continuation(
   const ParameterContinuation& c = *file.continuation;
   std::vector<ContinuationStage> stages;
   for (std::size_t i = 0; i < c.values.size(); ++i) {
-    const OcpFile f = read({c.override_for(c.values[i]), "homotopy.complementarity_tol=" + exact(c.tolerance),
-                            "homotopy.penalty_finish=false"});
+    const OcpFile f =
+        read({c.override_for(c.values[i]), "homotopy.complementarity_tol=" + detail::num(c.tolerance),
+              "homotopy.penalty_finish=false"});
     const ocp::Options options{f.discretization, f.homotopy, f.initialization};
     const reformulate::Dcs dcs = reformulate::to_dcs(f.model.pss, options.discretization.dcs);
     ocp::Solver solver(dcs, f.ocp, options);
@@ -52,7 +43,7 @@ std::vector<ContinuationStage> solve_continuation(
     const std::vector<double>& start = stages.back().result.w;
     if (start.size() != solver.transcription().problem.n_variables())
       throw Error(to_string(c.where) + ": continuation: with " + c.parameter + " = " +
-                  std::to_string(c.values[i]) + " the MPCC has " +
+                  detail::num(c.values[i]) + " the MPCC has " +
                   std::to_string(solver.transcription().problem.n_variables()) + " variables, before " +
                   std::to_string(start.size()) + ": the parameter must not change the problem's structure");
     stages.push_back({c.values[i], solver.solve_from(start)});
