@@ -295,7 +295,10 @@ int run_solve(const CommonOptions& o) {
       if (!o.quiet)
         fmt::print("validation: re-simulating the optimal controls ({} integrator steps)\n",
                    file.ocp.stages * file.validate_steps_per_stage);
-      v = ocp::validate(model, file.ocp, oo, r, p, {file.validate_steps_per_stage});
+      ocp::ValidationOptions vo;
+      vo.steps_per_stage = file.validate_steps_per_stage;
+      vo.transcription = &solver.transcription();
+      v = ocp::validate(model, file.ocp, oo, r, p, vo);
     }
     io::write_text_file((fs::path(dir) / "result.json").string(),
                         io::time_frozen_ocp_result_json(file, r, p, v, diagnosis, continuation));

@@ -375,6 +375,8 @@ std::string time_frozen_ocp_result_json(const OcpFile& file, const ocp::Result& 
                        {"max_gap_violation", number(v.max_gap_violation)},
                        {"max_path_violation", number(v.max_path_violation)},
                        {"path_violation_where", v.path_violation_where},
+                       {"stages_from_ocp", v.stages_from_ocp},
+                       {"ocp_stage_violation", number(v.ocp_stage_violation)},
                        {"points_between", v.points_between},
                        {"max_path_violation_between_points", number(v.max_path_violation_between_points)},
                        {"path_violation_between_where", v.path_violation_between_where},

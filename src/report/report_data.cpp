@@ -216,6 +216,16 @@ ValidationData read_validation(const Reader& rd, const json& v, const std::vecto
   }
   if (const auto h = rd.optional_number(v, "horizon", "validation.horizon"))
     info("physical time simulated", format_number(*h, 10));
+  if (const json* so = Reader::find(v, "stages_from_ocp")) {
+    std::vector<int> stages;
+    for (double k : rd.numbers(*so, "validation.stages_from_ocp")) stages.push_back(static_cast<int>(k));
+    if (!stages.empty()) {
+      std::string text = stage_list(stages) + " (0-based): the OCP's motion solves the step";
+      if (const auto x = rd.optional_number(v, "ocp_stage_violation", "validation.ocp_stage_violation"))
+        text += " to " + format_number(*x, 3);
+      info("stages taken from the OCP", text);
+    }
+  }
   limited("final_state_deviation", "final state deviation", kDeviationLimit, "");
   limited("max_deviation_at_stage_ends", "max deviation at stage ends", kDeviationLimit, "");
   limited("max_gap_violation", "max gap violation", kViolationLimit, "");

@@ -73,17 +73,23 @@ TEST(CliTimeFrozenOcp, SolveWritesPhysicalTimeAndValidation) {
   EXPECT_EQ(v["steps"], 5);
   EXPECT_NEAR(v["horizon"].get<double>(), T, 1e-12);
   EXPECT_EQ(v["max_gap_violation"].get<double>(), 0.0);
-  // This local optimum (T = 5√2/3) puts the bounce exactly on the end of stage 3, where the
-  // re-simulation's step 3 cannot be solved (Infeasible_Problem_Detected; 4 or 6 elements: the
-  // same) and the OCP's 3 elements realize restitution 0.945: the final states differ by 0.063
-  // (measured). The verdict says so, and the CLI prints it.
-  EXPECT_EQ(v["passed"], false);
-  EXPECT_EQ(v["simulation_converged"], false);
-  ASSERT_EQ(v["failures"].size(), 2u) << v["failures"];
-  EXPECT_EQ(v["failures"][0], "a re-simulation step did not converge");
-  EXPECT_EQ(v["failures"][1].get<std::string>().rfind("final state deviation 0.06", 0), 0u) << v["failures"];
-  EXPECT_NE(r.output.find("warning: validation failed: a re-simulation step did not converge"), std::string::npos)
+  // This local optimum (T = 5√2/3) puts the bounce on the end of stage 2 (0-based; its jump
+  // goes on in stage 3), where the integrator's own guesses cannot solve the re-simulation's step
+  // (Infeasible_Problem_Detected, measured; 4 or 6 elements: the same). The OCP's motion in
+  // that stage solves the step's equations (to about 1e-8), so the re-simulation takes it and
+  // goes on from there: the final states then agree to about 2e-10 (measured), and the stage is
+  // reported. The OCP's 3 elements realize restitution 0.945 instead of 1 (a warning of the
+  // solve, not a validation failure: the same discrete equations; ocp.validate: 4 measures it).
+  EXPECT_EQ(v["passed"], true) << v["failures"];
+  EXPECT_EQ(v["simulation_converged"], true);
+  EXPECT_EQ(v["stages_from_ocp"], nlohmann::json::array({2}));
+  EXPECT_LT(v["ocp_stage_violation"].get<double>(), 1e-6);
+  EXPECT_LT(v["final_state_deviation"].get<double>(), 1e-8);
+  EXPECT_LT(v["max_deviation_at_stage_ends"].get<double>(), 1e-8);
+  EXPECT_NE(r.output.find("stage(s) 2: the integrator found another solution or none, the OCP's motion solves the step"),
+            std::string::npos)
       << r.output;
+  EXPECT_EQ(r.output.find("warning: validation failed"), std::string::npos) << r.output;
   EXPECT_EQ(read_text(out + "/trajectory.csv").rfind("time,q,v\n", 0), 0u);
   EXPECT_EQ(read_text(out + "/numerical.csv").rfind("time,q,v,t\n", 0), 0u);
   // events.csv: the impact of result.json's events, one row (header + 1 line).

@@ -285,6 +285,36 @@ TEST(OcpTimeFreezing, FrozenStageOnAConstructedSolution) {
   EXPECT_FALSE(j.contains("validation"));
 }
 
+// ValidationOptions::transcription: a stage whose integrator step ends farther from the OCP than
+// deviation_tolerance is checked the other way round, the OCP's motion against the step's
+// equations. With a deviation tolerance below what the solvers reach (1e-15; measured ~6e-9,
+// above), every stage is such a stage; the OCP's motion solves each step (violation at solver
+// tolerance, below 1e-6), so the re-simulation takes it, stage after stage: the deviations become
+// 0 and every stage is reported. Without the transcription the same tolerance fails (above).
+TEST(OcpTimeFreezing, ValidationChecksTheOcpStageWhenTheStepDiffers) {
+  io::OcpFile file = io::read_ocp_string(kDrop, "drop.yaml");
+  const ocp::Options options{file.discretization, file.homotopy, file.initialization};
+  const reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, options.discretization.dcs);
+  ocp::Solver solver(dcs, file.ocp, options);
+  const ocp::Result r = solver.solve();
+  ASSERT_TRUE(r.converged) << r.message;
+  const reformulate::TimeFrozenModel& model = file.time_freezing->frozen;
+  const ocp::PhysicalResult p = ocp::recover_physical(model, r);
+  ocp::ValidationOptions vo;
+  vo.deviation_tolerance = 1e-15;
+  vo.transcription = &solver.transcription();
+  const ocp::Validation v = ocp::validate(model, file.ocp, options, r, p, vo);
+  EXPECT_TRUE(v.passed) << ::testing::PrintToString(v.failures) << v.message;
+  EXPECT_EQ(v.stages_from_ocp, (std::vector<int>{0, 1, 2, 3, 4, 5}));
+  EXPECT_GT(v.ocp_stage_violation, 0.0);
+  EXPECT_LT(v.ocp_stage_violation, 1e-6);
+  EXPECT_EQ(v.final_state_deviation, 0.0);
+  EXPECT_NE(v.message.find("stage(s) 0–5: the integrator found another solution or none, the OCP's motion solves "
+                           "the step"),
+            std::string::npos)
+      << v.message;
+}
+
 // PSS OCP results keep their form: no numerical block, frozen_stages or validation.
 TEST(OcpTimeFreezing, PssResultUnchanged) {
   const char* yaml = R"(kind: ocp

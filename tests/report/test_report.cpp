@@ -407,6 +407,11 @@ TEST(Report, TimeFrozenOcpHasAValidationSection) {
   ASSERT_NE(check(val, "max path violation between points"), nullptr);  // Radau IIA: points_between 4
   ASSERT_NE(check(val, "integrator steps"), nullptr);
   EXPECT_EQ(check(val, "integrator steps")->value, "5 (1 per control stage)");
+  // Stage 2 (the jump on its end) from the OCP's motion (tests/cli/test_cli_time_frozen_ocp.cpp).
+  ASSERT_NE(check(val, "stages taken from the OCP"), nullptr);
+  EXPECT_EQ(check(val, "stages taken from the OCP")->value.rfind("2 (0-based): the OCP's motion solves the step to ", 0),
+            0u)
+      << check(val, "stages taken from the OCP")->value;
   const bool passed = final_dev <= kDeviationLimit && stage_dev <= kDeviationLimit &&
                       v["max_gap_violation"].get<double>() <= kViolationLimit &&
                       v["max_path_violation"].get<double>() <= kViolationLimit &&

@@ -183,6 +183,17 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
 void transfer_solution(const Transcription& from, const std::vector<double>& from_w, const Transcription& to,
                        std::vector<double>& to_w);
 
+/// Copies stage `stage` of a solution into a start point of a one-stage transcription of the same
+/// DCS with the same elements per stage and scheme (sim::Integrator's step): the stage's initial
+/// state, control, speed of time and every element's step length, stage, end and boundary values.
+/// time_scale: the target's numerical length of the stage over the source's (an integrator step as
+/// long in numerical time as the stage is in physical time); the step lengths are multiplied by
+/// it, the speed of time and the stage derivatives divided, so the motion is the same.
+/// Used to re-simulate an OCP stage
+/// from the OCP's own motion (ocp::validate). Throws stasis::Error if the target is not such a stage.
+void transfer_stage(const Transcription& from, const std::vector<double>& from_w, std::size_t stage,
+                    const Transcription& to, std::vector<double>& to_w, double time_scale = 1.0);
+
 /// The physical time grid (FE boundaries, starting at 0) of a solution w.
 std::vector<double> time_grid(const Transcription& t, const std::vector<double>& w, const OcpSpec& ocp,
                               const Options& options);

@@ -75,6 +75,13 @@ struct ValidationOptions {
   /// Constraints enforced only at element ends or stage points can be violated in between, e.g.
   /// a foot that crosses a hole within one finite element.
   int points_between = discretize::kDensePathPoints;
+  /// The OCP's transcription (Solver::transcription()), whose solution is Result::w; optional.
+  /// With it and one step per stage, a stage whose integrator step fails or ends farther than
+  /// deviation_tolerance from the OCP is checked the other way round: if the OCP's own motion in
+  /// the stage solves the step's equations from the re-simulated state (to constraint_tolerance;
+  /// complementarity to the OCP's complementarity_tol), the re-simulation goes on from its end
+  /// (Validation::stages_from_ocp).
+  const discretize::Transcription* transcription = nullptr;
 };
 
 struct Validation {
@@ -104,6 +111,13 @@ struct Validation {
   double max_path_violation_between_points = 0.0;
   std::string path_violation_between_where;
   int points_between = 0;  ///< points checked per element (0: not checked)
+  /// Stages (0-based) whose integrator step found another solution than the OCP's or none, and
+  /// whose OCP motion solves the step's equations from the re-simulated state, so the
+  /// re-simulation took it (ValidationOptions::transcription): the open-loop step has several
+  /// discrete solutions there, and the OCP's is one of them. ocp_stage_violation: the largest
+  /// violation of the step's rows, bounds and pair signs by those motions.
+  std::vector<int> stages_from_ocp;
+  double ocp_stage_violation = 0.0;
   /// The verdict: re-simulated with every step converged, final_state_deviation <=
   /// deviation_tolerance, gap and path violations (at and between points) <= constraint_tolerance. `failures` says which
   /// of these did not hold, one phrase each (empty when passed).

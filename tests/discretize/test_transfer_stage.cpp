@@ -1,0 +1,79 @@
+// discretize::transfer_stage: one stage of a solution as a point of a one-stage transcription (an
+// integrator step); ocp::validate checks an OCP stage's motion against the step's equations.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "stasis/discretize/fesd.hpp"
+#include "stasis/error.hpp"
+#include "stasis/reformulate/dcs.hpp"
+
+using namespace stasis;
+
+namespace {
+
+// ẋ = u − 1 for x < 0, u + 1 for x > 0.
+model::Pss two_fields() {
+  model::Pss p;
+  sym::Vector x = p.add_states({"x"});
+  sym::Vector u = p.add_controls({"u"});
+  model::Subsystem s;
+  s.switching = {x[0]};
+  s.signs = {{-1}, {1}};
+  s.fields = {{u[0] - 1.0}, {u[0] + 1.0}};
+  p.subsystems = {s};
+  p.x0 = {0.0};
+  return p;
+}
+
+}  // namespace
+
+// transfer_stage copies stage k of a 3-stage transcription into the single stage of an integrator
+// step: the stage's initial state (the end of stage k − 1) and algebraics (those at the last Radau
+// point of stage k − 1, the first element's λ_prev), control, and every element's length, stage
+// values and end state. Checked entry by entry with a numbered source vector.
+TEST(TransferStage, CopiesOneStageIntoAStep) {
+  const model::Pss p = two_fields();
+  const reformulate::Dcs dcs = reformulate::to_dcs(p, reformulate::DcsMode::Stewart);
+  discretize::Options d;
+  d.elements = 2;
+  discretize::OcpSpec three;
+  three.horizon = 1.5;
+  three.stages = 3;
+  discretize::OcpSpec one = three;
+  one.horizon = 0.5;
+  one.stages = 1;
+  const discretize::Transcription from = discretize::transcribe(dcs, three, d);
+  const discretize::Transcription to = discretize::transcribe(dcs, one, d);
+  std::vector<double> from_w(from.problem.n_variables());
+  std::iota(from_w.begin(), from_w.end(), 0.0);
+  std::vector<double> to_w(to.problem.n_variables(), -1.0);
+  discretize::transfer_stage(from, from_w, 1, to, to_w);
+
+  const auto& a = from.map;
+  const auto& b = to.map;
+  auto at = [](const std::vector<double>& w, mpcc::Index i) { return w[static_cast<std::size_t>(i)]; };
+  EXPECT_EQ(at(to_w, b.x0), at(from_w, a.fe[0].back().x_end));
+  for (std::size_t j = 0; j < from.n_z; ++j)
+    EXPECT_EQ(at(to_w, b.z0 + static_cast<mpcc::Index>(j)), at(from_w, a.fe[0].back().Z.back() + static_cast<mpcc::Index>(j)));
+  EXPECT_EQ(at(to_w, b.u[0]), at(from_w, a.u[1]));
+  for (std::size_t n = 0; n < 2; ++n) {
+    const auto& fa = a.fe[1][n];
+    const auto& fb = b.fe[0][n];
+    EXPECT_EQ(at(to_w, fb.h), at(from_w, fa.h));
+    EXPECT_EQ(at(to_w, fb.x_end), at(from_w, fa.x_end));
+    for (std::size_t m = 0; m < fa.Z.size(); ++m)
+      for (std::size_t j = 0; j < from.n_z; ++j)
+        EXPECT_EQ(at(to_w, fb.Z[m] + static_cast<mpcc::Index>(j)), at(from_w, fa.Z[m] + static_cast<mpcc::Index>(j)));
+  }
+
+  // time_scale 2: the same motion on twice the numerical time, so h doubles (no speed of time
+  // here, and the integral representation has no stage derivatives).
+  std::vector<double> stretched(to.problem.n_variables(), -1.0);
+  discretize::transfer_stage(from, from_w, 1, to, stretched, 2.0);
+  EXPECT_EQ(at(stretched, b.fe[0][1].h), 2.0 * at(from_w, a.fe[1][1].h));
+  EXPECT_EQ(at(stretched, b.fe[0][1].x_end), at(from_w, a.fe[1][1].x_end));
+
+  EXPECT_THROW(discretize::transfer_stage(from, from_w, 3, to, to_w), Error);  // no stage 3
+  EXPECT_THROW(discretize::transfer_stage(from, from_w, 0, from, from_w), Error);  // not one stage
+}
