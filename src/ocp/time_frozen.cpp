@@ -653,7 +653,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       // bounds and pair signs to constraint_tolerance, complementarity to the OCP's tolerance), it
       // is a solution of the step as well, and the re-simulation goes on from its end. Such
       // stages are reported (Validation::stages_from_ocp).
-      if ((!s.converged || !(d <= vo.deviation_tolerance)) && vo.transcription != nullptr && next == k + 1 &&
+      if ((!s.converged || !(d <= vo.reproduction_tolerance)) && vo.transcription != nullptr && next == k + 1 &&
           vo.steps_per_stage == 1 && r.w.size() == vo.transcription->problem.n_variables()) {
         const discretize::Transcription& step = integrator.transcription();
         std::vector<double> w = step.problem.start();

@@ -286,11 +286,12 @@ TEST(OcpTimeFreezing, FrozenStageOnAConstructedSolution) {
 }
 
 // ValidationOptions::transcription: a stage whose integrator step ends farther from the OCP than
-// deviation_tolerance is checked the other way round, the OCP's motion against the step's
-// equations. With a deviation tolerance below what the solvers reach (1e-15; measured ~6e-9,
-// above), every stage is such a stage; the OCP's motion solves each step (violation at solver
-// tolerance, below 1e-6), so the re-simulation takes it, stage after stage: the deviations become
-// 0 and every stage is reported. Without the transcription the same tolerance fails (above).
+// reproduction_tolerance is checked the other way round, the OCP's motion against the step's
+// equations. With a tolerance below what the solvers reach (1e-15; measured ~6e-9, above), every
+// stage is such a stage; the OCP's motion solves each step (violation at solver tolerance, below
+// 1e-6), so the re-simulation takes it, stage after stage: the deviations become 0 (even for a
+// final-state tolerance of 1e-15, which fails without the transcription, above) and every stage
+// is reported.
 TEST(OcpTimeFreezing, ValidationChecksTheOcpStageWhenTheStepDiffers) {
   io::OcpFile file = io::read_ocp_string(kDrop, "drop.yaml");
   const ocp::Options options{file.discretization, file.homotopy, file.initialization};
@@ -301,6 +302,7 @@ TEST(OcpTimeFreezing, ValidationChecksTheOcpStageWhenTheStepDiffers) {
   const reformulate::TimeFrozenModel& model = file.time_freezing->frozen;
   const ocp::PhysicalResult p = ocp::recover_physical(model, r);
   ocp::ValidationOptions vo;
+  vo.reproduction_tolerance = 1e-15;
   vo.deviation_tolerance = 1e-15;
   vo.transcription = &solver.transcription();
   const ocp::Validation v = ocp::validate(model, file.ocp, options, r, p, vo);

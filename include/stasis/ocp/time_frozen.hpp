@@ -75,9 +75,13 @@ struct ValidationOptions {
   /// Constraints enforced only at element ends or stage points can be violated in between, e.g.
   /// a foot that crosses a hole within one finite element.
   int points_between = discretize::kDensePathPoints;
+  /// With one step per stage, the integrator's step and the OCP's stage solve the same discrete
+  /// equations; a step that ends farther than this from the OCP's stage end (the solvers agree to
+  /// about 1e-8 when they find the same solution) found another solution.
+  double reproduction_tolerance = 1e-6;
   /// The OCP's transcription (Solver::transcription()), whose solution is Result::w; optional.
   /// With it and one step per stage, a stage whose integrator step fails or ends farther than
-  /// deviation_tolerance from the OCP is checked the other way round: if the OCP's own motion in
+  /// reproduction_tolerance from the OCP is checked the other way round: if the OCP's own motion in
   /// the stage solves the step's equations from the re-simulated state (to constraint_tolerance;
   /// complementarity to the OCP's complementarity_tol), the re-simulation goes on from its end
   /// (Validation::stages_from_ocp).
