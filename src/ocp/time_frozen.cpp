@@ -651,8 +651,9 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       // discrete equations as the OCP's stage), the OCP's own motion in the stage is then checked
       // against the step's equations from the re-simulated state: if it satisfies them (rows,
       // bounds and pair signs to constraint_tolerance, complementarity to the OCP's tolerance), it
-      // is a solution of the step as well, and the re-simulation goes on from its end. Such
-      // stages are reported (Validation::stages_from_ocp).
+      // is a solution of the step as well, and the re-simulation goes on from its end, so that
+      // the later stages are still compared. Such stages are reported and fail the verdict
+      // (Validation::stages_from_ocp).
       if ((!s.converged || !(d <= vo.reproduction_tolerance)) && vo.transcription != nullptr && next == k + 1 &&
           vo.steps_per_stage == 1 && r.w.size() == vo.transcription->problem.n_variables()) {
         const discretize::Transcription& step = integrator.transcription();
@@ -719,6 +720,12 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
     v.failures.push_back("not re-simulated");
   else if (!v.simulation_converged)
     v.failures.push_back("a re-simulation step did not converge");
+  // A stage the integrator does not reproduce by itself is not validated by the OCP's motion
+  // solving the step too (that shows that the open-loop step has several solutions there, and
+  // lets the later stages be checked), so it fails the verdict.
+  if (!v.stages_from_ocp.empty())
+    v.failures.push_back("stage(s) " + stage_list(v.stages_from_ocp) +
+                         " not reproduced by the integrator (the OCP's motion solves the step too)");
   if (v.resimulated && !(v.final_state_deviation <= vo.deviation_tolerance))
     v.failures.push_back("final state deviation " + num(v.final_state_deviation) + " > " + num(vo.deviation_tolerance));
   if (v.max_gap_violation > vo.constraint_tolerance)

@@ -216,15 +216,17 @@ ValidationData read_validation(const Reader& rd, const json& v, const std::vecto
   }
   if (const auto h = rd.optional_number(v, "horizon", "validation.horizon"))
     info("physical time simulated", format_number(*h, 10));
+  // Stages the integrator did not reproduce by itself (the OCP's motion solves their step too):
+  // a failure of the verdict (ocp::Validation::stages_from_ocp).
   if (const json* so = Reader::find(v, "stages_from_ocp")) {
     std::vector<int> stages;
     for (double k : rd.numbers(*so, "validation.stages_from_ocp")) stages.push_back(static_cast<int>(k));
-    if (!stages.empty()) {
-      std::string text = stage_list(stages) + " (0-based): the OCP's motion solves the step";
-      if (const auto x = rd.optional_number(v, "ocp_stage_violation", "validation.ocp_stage_violation"))
-        text += " to " + format_number(*x, 3);
-      info("stages taken from the OCP", text);
-    }
+    std::string text = stages.empty() ? "none" : stage_list(stages) + " (0-based): the OCP's motion solves the step";
+    if (const auto x = rd.optional_number(v, "ocp_stage_violation", "validation.ocp_stage_violation");
+        x && !stages.empty())
+      text += " to " + format_number(*x, 3);
+    d.checks.push_back({"stages not reproduced by the integrator", text, "none", stages.empty() ? V::Pass : V::Fail});
+    if (!stages.empty()) fail("stages not reproduced by the integrator: " + stage_list(stages));
   }
   limited("final_state_deviation", "final state deviation", kDeviationLimit, "");
   limited("max_deviation_at_stage_ends", "max deviation at stage ends", kDeviationLimit, "");

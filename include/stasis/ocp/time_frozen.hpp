@@ -84,7 +84,8 @@ struct ValidationOptions {
   /// reproduction_tolerance from the OCP is checked the other way round: if the OCP's own motion in
   /// the stage solves the step's equations from the re-simulated state (to constraint_tolerance;
   /// complementarity to the OCP's complementarity_tol), the re-simulation goes on from its end
-  /// (Validation::stages_from_ocp).
+  /// (Validation::stages_from_ocp; such stages fail the verdict, but the later ones are still
+  /// compared instead of following a diverged open-loop state).
   const discretize::Transcription* transcription = nullptr;
 };
 
@@ -118,13 +119,15 @@ struct Validation {
   /// Stages (0-based) whose integrator step found another solution than the OCP's or none, and
   /// whose OCP motion solves the step's equations from the re-simulated state, so the
   /// re-simulation took it (ValidationOptions::transcription): the open-loop step has several
-  /// discrete solutions there, and the OCP's is one of them. ocp_stage_violation: the largest
+  /// discrete solutions there, and the OCP's is one of them; not reproduced by the integrator,
+  /// so `passed` is false. ocp_stage_violation: the largest
   /// violation of the step's rows, bounds and pair signs by those motions.
   std::vector<int> stages_from_ocp;
   double ocp_stage_violation = 0.0;
-  /// The verdict: re-simulated with every step converged, final_state_deviation <=
-  /// deviation_tolerance, gap and path violations (at and between points) <= constraint_tolerance. `failures` says which
-  /// of these did not hold, one phrase each (empty when passed).
+  /// The verdict: re-simulated with every step converged and reproducing the OCP by itself (no
+  /// stages_from_ocp), final_state_deviation <= deviation_tolerance, gap and path violations (at
+  /// and between points) <= constraint_tolerance. `failures` says which of these did not hold,
+  /// one phrase each (empty when passed).
   bool passed = false;
   std::vector<std::string> failures;
   std::string message;       ///< one-line summary, or why the re-simulation failed
