@@ -662,15 +662,17 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
         const auto x0 = static_cast<std::size_t>(step.map.x0);
         std::copy(y.begin(), y.end(), w.begin() + static_cast<std::ptrdiff_t>(x0));
         // The step's x0 bounds are the integrator's construction-time values (it fixes them to
-        // the current state when it steps), so they are not part of this check.
+        // the current state when it steps), so they are not part of this check: of the n_x + 1
+        // largest violations, the largest one that is not an x0 bound.
+        const auto x0_names = step.problem.variable_names.begin() + static_cast<std::ptrdiff_t>(x0);
+        auto is_x0_bound = [&](const mpcc::ViolationValue& vv) {
+          return vv.block == "variables" &&
+                 std::find(x0_names, x0_names + static_cast<std::ptrdiff_t>(y.size()), vv.what) !=
+                     x0_names + static_cast<std::ptrdiff_t>(y.size());
+        };
         double worst_row = 0.0;
-        for (const mpcc::ViolationValue& vv : step.problem.largest_violations(w, y.size() + 1)) {
-          const bool x0_bound = vv.block == "variables" &&
-                                std::find(step.problem.variable_names.begin() + static_cast<std::ptrdiff_t>(x0),
-                                          step.problem.variable_names.begin() + static_cast<std::ptrdiff_t>(x0 + y.size()),
-                                          vv.what) != step.problem.variable_names.begin() + static_cast<std::ptrdiff_t>(x0 + y.size());
-          if (!x0_bound) worst_row = std::max(worst_row, vv.violation());
-        }
+        for (const mpcc::ViolationValue& vv : step.problem.largest_violations(w, y.size() + 1))
+          if (!is_x0_bound(vv)) worst_row = std::max(worst_row, vv.violation());
         const double residual = step.problem.complementarity_residual(w);
         if (worst_row <= vo.constraint_tolerance &&
             residual <= options.homotopy.complementarity_tol * (1 + std::numeric_limits<double>::epsilon())) {

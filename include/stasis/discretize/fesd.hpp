@@ -189,8 +189,8 @@ void transfer_solution(const Transcription& from, const std::vector<double>& fro
 /// time_scale: the target's numerical length of the stage over the source's (an integrator step as
 /// long in numerical time as the stage is in physical time); the step lengths are multiplied by
 /// it, the speed of time and the stage derivatives divided, so the motion is the same.
-/// Used to re-simulate an OCP stage
-/// from the OCP's own motion (ocp::validate). Throws stasis::Error if the target is not such a stage.
+/// ocp::validate checks an OCP stage's motion against an integrator step with it. Throws
+/// stasis::Error if the target is not such a stage.
 void transfer_stage(const Transcription& from, const std::vector<double>& from_w, std::size_t stage,
                     const Transcription& to, std::vector<double>& to_w, double time_scale = 1.0);
 
