@@ -89,6 +89,7 @@ std::unique_ptr<Phase1> make_phase1(const reformulate::Dcs& dcs, const discretiz
   h.max_steps = 0;
   h.polish = false;
   if (init.max_iter > 0) h.max_iter = init.max_iter;
+  if (init.tol > 0.0) h.tol = init.tol;
   h.validate();
   p->homotopy = std::make_unique<mpcc::Homotopy>(p->tr.problem, h);
   p->nominal = nominal_start(*p->homotopy, p->tr.problem.n_variables());

@@ -549,6 +549,8 @@ TEST(ModelFileErrors, InitializationSection) {
   EXPECT_DOUBLE_EQ(f.initialization.sigma0, 0.1);
   EXPECT_DOUBLE_EQ(f.initialization.sigma_final, 1e-5);
   EXPECT_EQ(f.initialization.omit_path_constraints, std::vector<int>{1});
+  EXPECT_DOUBLE_EQ(read_ocp_string(base + "initialization: {tol: 1e-8}\n", "p.yaml").initialization.tol, 1e-8);
+  EXPECT_CONTAINS(ocp_error(base + "initialization: {tol: -1}\n"), "option 'tol' must be a finite number >= 0");
   EXPECT_EQ(read_ocp_string(base, "p.yaml").initialization.method,
             stasis::ocp::InitializationOptions::Method::Nominal);
   EXPECT_EQ(read_ocp_string(base + "initialization: {relaxation: ell1_penalty}\n", "p.yaml").initialization.relaxation,

@@ -267,6 +267,26 @@ TEST(Ocp, RelaxedInitializationReachesTheR3Optimum) {
   EXPECT_EQ(std::string(ocp::to_string(o.initialization.method)), "relaxed");
 }
 
+// InitializationOptions::tol is phase 1's own IPOPT tolerance: a loose one ends each phase-1
+// step earlier (fewer IPOPT iterations than with the homotopy's 1e-12), and the homotopy after it,
+// at its own tolerance, still reaches the R3 optimum (fesd.md R3, 1e-6).
+TEST(Ocp, RelaxedInitializationHasItsOwnTolerance) {
+  reformulate::Dcs dcs = sign_system(-1.4);
+  ocp::Options o = r3_options();
+  o.homotopy.sigma0 = 1e-4;
+  o.initialization.method = ocp::InitializationOptions::Method::Relaxed;
+  o.initialization.sigma0 = 1.0;
+  o.initialization.sigma_final = 1e-3;
+  ocp::Result strict = ocp::Solver(dcs, r3_spec(dcs), o).solve();
+  o.initialization.tol = 1e-3;
+  ocp::Result loose = ocp::Solver(dcs, r3_spec(dcs), o).solve();
+  ASSERT_TRUE(loose.converged) << loose.message;
+  EXPECT_LT(loose.initialization.nlp_iterations, strict.initialization.nlp_iterations);
+  EXPECT_NEAR(loose.states[0][0], (9.0 - std::sqrt(417.0)) / 8.0, 1e-6);
+  o.initialization.tol = -1.0;
+  EXPECT_THROW(ocp::Solver(dcs, r3_spec(dcs), o), Error);
+}
+
 // Path constraints between element ends (ocp.constraints.at: dense, or per constraint). A point moves with
 // ẋ = u1, ẏ = u2 from (0, 0) to (1, 0) in T = 1 over 2 stages of one Radau IIA element each,
 // min ∫ u1² + u2², around the disc (x − 0.5)² + y² ≥ 0.04. Each stage's path is a straight

@@ -41,6 +41,10 @@ struct InitializationOptions {
   double kappa = 0.1;
   double sigma_final = 1e-6;
   int max_iter = 0;  ///< IPOPT iteration limit per phase-1 step; 0 = homotopy.max_iter
+  /// IPOPT tol (with dual_inf_tol and compl_inf_tol) of the phase-1 steps; 0 = homotopy.tol. Phase 1
+  /// only supplies the homotopy's start: solving it to IPOPT's own 1e-8 instead of nosnoc's 1e-12
+  /// cut the hopper's phase 1 from 14 660 to 5 199 iterations (examples/hopper.yaml).
+  double tol = 0.0;
   /// Relaxation of the relaxed phase 1; empty = homotopy.relaxation. Lets phase 1 follow the
   /// Scholtes path while the homotopy after it uses the ℓ1 penalty (examples/hopper.yaml).
   std::optional<mpcc::Relaxation> relaxation;
