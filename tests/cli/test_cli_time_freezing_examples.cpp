@@ -408,3 +408,38 @@ TEST(CliTimeFreezingExamples, BouncingBallT3) {
   EXPECT_NEAR(final_state(j, "q"), 0.880478, 1e-5);
   EXPECT_NEAR(final_state(j, "v"), 4.360155, 1e-5);
 }
+
+// examples/time_freezing/hopper_stance.yaml: the 4-DOF hopper (M(q) and forces from its energies)
+// standing on its foot under constant torques, the foot sticking while the knee buckles, against
+// the pinned-foot DAE of tests/reference/hopper_pinned_foot.py (RK4, dt 1e-5; the header's values
+// at t = 0.03). Third-order Radau IIA with 3 steps of 3 elements: measured |q - ref| <= 4e-6 and
+// |v - ref| <= 3.8e-4 (w_knee), no impact, no gap warning, residual 7.1e-7 under the file's
+// complementarity_tol 1e-6. Tolerances: q 2e-5, v 2e-3, and the stick: |foot| <= 1e-5.
+TEST(CliTimeFreezingExamples, HopperStanceMatchesThePinnedFootDae) {
+  const auto j = simulate("hopper_stance.yaml", "hopper_stance");
+  ASSERT_EQ(j["status"], "converged");
+  EXPECT_TRUE(j["events"].empty()) << j["events"];
+  EXPECT_LE(value(j["complementarity_residual"]), 1e-6);
+  const char* q[] = {"qx", "qz", "phi_hip", "phi_knee"};
+  const double q_ref[] = {0.0007319197501, 0.3992891379, 0.06143177646, -0.1191974430};
+  const char* v[] = {"vx", "vz", "w_hip", "w_knee"};
+  const double v_ref[] = {0.04990575785, -0.09820831544, 4.243594909, -8.236315921};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_NEAR(final_state(j, q[i]), q_ref[i], 2e-5) << q[i];
+    EXPECT_NEAR(final_state(j, v[i]), v_ref[i], 2e-3) << v[i];
+  }
+  // The foot stays at the origin (stick): foot = hip + 0.2 e(phi_hip) + 0.2 e(phi_hip + phi_knee).
+  const double ph = final_state(j, "phi_hip"), pk = final_state(j, "phi_knee");
+  EXPECT_NEAR(final_state(j, "qx") - 0.2 * std::sin(ph) - 0.2 * std::sin(ph + pk), 0.0, 1e-5);
+  EXPECT_NEAR(final_state(j, "qz") - 0.2 * std::cos(ph) - 0.2 * std::cos(ph + pk), 0.0, 1e-5);
+}
+
+// The residual floor of hopper_stance.yaml's header: with nosnoc's complementarity_tol 1e-9 the
+// homotopy ends at 7.1e-7 (the gap's switching function changes sign inside the stance elements,
+// O(h^3)); this is what the hopper OCP meets in its stance stages. Disabled until the stance on the
+// corner f_c = 0, v_n = 0 can be made exactly complementary (issue #5).
+TEST(CliTimeFreezingExamples, DISABLED_HopperStanceReachesNosnocTolerance) {
+  const auto j = simulate("hopper_stance.yaml", "hopper_stance_tight", " -o homotopy.complementarity_tol=1e-9");
+  ASSERT_EQ(j["status"], "converged");
+  EXPECT_LE(value(j["complementarity_residual"]), 1e-9);
+}
