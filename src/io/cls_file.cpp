@@ -48,8 +48,8 @@ const std::vector<std::string> kJumpKeys = {"states",     "controls",    "parame
 const std::vector<std::string> kAuxiliaryKeys = {"stiffness", "f"};
 const std::vector<std::string> kTimeFreezingKeys = {
     "normal_acceleration", "stiffness",           "speed_of_time", "clock_constraints",
-    "running_cost",        "stabilize_positions", "eps_t",         "elastic_mode", "lifting",
-    "lifted_variables",    "alpha_regularization", "implicit_mass"};
+    "running_cost",        "stabilize_positions", "stabilize_depth", "eps_t",       "elastic_mode",
+    "lifting",             "lifted_variables",    "alpha_regularization", "implicit_mass"};
 const std::vector<std::string> kSpeedOfTimeKeys = {"lower", "upper", "start", "penalty"};
 
 const char* const kTimeReserved =
@@ -131,8 +131,8 @@ void read_time_freezing_section(const YamlDocument& doc, const MapEntry* section
   for (const auto& e : entries) {
     const std::string what = "time_freezing." + e.key;
     if (jump && (e.key == "normal_acceleration" || e.key == "stiffness" || e.key == "stabilize_positions" ||
-                 e.key == "eps_t" || e.key == "elastic_mode" || e.key == "lifting" || e.key == "lifted_variables" ||
-                 e.key == "alpha_regularization" || e.key == "implicit_mass"))
+                 e.key == "stabilize_depth" || e.key == "eps_t" || e.key == "elastic_mode" || e.key == "lifting" ||
+                 e.key == "lifted_variables" || e.key == "alpha_regularization" || e.key == "implicit_mass"))
       doc.fail(e.key_where,
                "'" + e.key + "' applies to cls models only; a jump model's jumps are its auxiliary dynamics" +
                    (e.key == "stiffness" ? std::string(" (write auxiliary: {stiffness: k} in the jump model)")
@@ -150,6 +150,10 @@ void read_time_freezing_section(const YamlDocument& doc, const MapEntry* section
       const double v = finite_constant(doc, e, scope, what);
       if (v < 0.0) doc.fail(e.value_where, what + " is " + num(v) + ", expected kappa >= 0 (0 = off)");
       o.stabilize_positions = v;
+    } else if (e.key == "stabilize_depth") {
+      const double v = finite_constant(doc, e, scope, what);
+      if (v < 0.0) doc.fail(e.value_where, what + " is " + num(v) + ", expected a depth >= 0 (0 = the surface)");
+      o.stabilize_depth = v;
     } else if (e.key == "eps_t") {
       const double v = finite_constant(doc, e, scope, what);
       if (!(v > 0.0)) doc.fail(e.value_where, what + " is " + num(v) + ", expected a radius > 0");

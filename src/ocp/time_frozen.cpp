@@ -551,7 +551,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
     const auto at = [&] { return " at t = " + num(traj.time[i]); };
     if (!model.gaps.empty()) {
       const std::vector<double> g = gaps({y, u})[0];
-      for (double gi : g) v.max_gap_violation = std::max(v.max_gap_violation, -gi);
+      for (double gi : g) v.max_gap_violation = std::max(v.max_gap_violation, -gi - model.contact_depth);
     }
     check_path_and_bounds(model, spec, path, y, u, worst, at);
     if (!spec.path_G.empty()) {

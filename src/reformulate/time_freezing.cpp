@@ -83,6 +83,11 @@ void TimeFreezingOptions::validate() const {
   if (!std::isfinite(stabilize_positions) || stabilize_positions < 0.0)
     throw Error("time freezing option stabilize_positions (kappa) = " + num(stabilize_positions) +
                 " must be finite and >= 0 (0 = off)");
+  if (!std::isfinite(stabilize_depth) || stabilize_depth < 0.0)
+    throw Error("time freezing option stabilize_depth = " + num(stabilize_depth) + " must be finite and >= 0");
+  if (stabilize_depth > 0.0 && stabilize_positions == 0.0)
+    throw Error("time freezing option stabilize_depth = " + num(stabilize_depth) +
+                " needs stabilize_positions > 0 (the depth is the target of the position stabilization)");
   if (elastic_mode != ElasticMode::Exact && elastic_mode != ElasticMode::NosnocLiteral)
     throw Error("time freezing option elastic_mode has an unknown value");
 }
@@ -312,6 +317,7 @@ TimeFrozenModel time_freezing(const model::Cls& cls, const TimeFreezingOptions& 
     const double kappa = options.stabilize_positions;
     const double eps = options.eps_t;
     tf.normal_acceleration = an;
+    tf.contact_depth = options.stabilize_depth;
     // Switching functions: gaps, normal velocities, tangential functions of frictional contacts.
     sub.switching = tf.gaps;
     sub.switching.insert(sub.switching.end(), tf.normal_velocities.begin(), tf.normal_velocities.end());
@@ -320,7 +326,8 @@ TimeFrozenModel time_freezing(const model::Cls& cls, const TimeFreezingOptions& 
     std::vector<std::array<sym::Vector, 2>> aux(nc);
     for (std::size_t i = 0; i < nc; ++i) {
       const model::Contact& c = cls.contacts[i];
-      const sym::Vector stab = kappa > 0.0 ? (-kappa * c.gap) * normals[i] : zeros(nq);
+      const sym::Vector stab =
+          kappa > 0.0 ? (-kappa * (c.gap + options.stabilize_depth)) * normals[i] : zeros(nq);
       const sym::Vector& mn = minv_n(i);
       if (c.friction <= 0.0) {
         aux[i][0] = concat(stab, an * mn, sym::Expr(0.0));

@@ -235,7 +235,7 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
     out.point.push_back(i);
     std::vector<double> g = eval(gap, i);
     for (std::size_t c = 0; c < n_c; ++c)
-      if (g[c] < -1e-6)
+      if (g[c] < -1e-6 - m.contact_depth)
         out.warnings.push_back("contact " + std::to_string(c) + ": gap " + num(g[c]) + " < 0 at physical time " +
                                num(out.time.back()));
   };

@@ -848,6 +848,8 @@ TEST(ClsReaderErrors, TimeFreezingSection) {
                      "p.yaml:10:38: error: time_freezing.normal_acceleration is 0, expected a value > 0");
   EXPECT_STARTS_WITH(simulate_error(cls(kParticle) + "time_freezing: {stabilize_positions: -1}\n"),
                      "p.yaml:10:38: error: time_freezing.stabilize_positions is -1, expected kappa >= 0");
+  EXPECT_STARTS_WITH(simulate_error(cls(kParticle) + "time_freezing: {stabilize_depth: -1}\n"),
+                     "p.yaml:10:34: error: time_freezing.stabilize_depth is -1, expected a depth >= 0");
   EXPECT_STARTS_WITH(
       simulate_error(cls(kParticle) + "time_freezing: {speed_of_time: {lower: 2}}\n"),
       "p.yaml:10:40: error: time_freezing.speed_of_time.lower is 2, expected a value in (0, 1]");

@@ -81,6 +81,13 @@ TEST(TimeFreezingStructure, DensePssStabilisationMassAndAn) {
     const Vec y = random_point(3);
     expect_vec_near(ev.field(3, y), {-1e-5 * y[0], 100.0, 0.0}, 1e-14, "stabilised f_aux");
     expect_vec_near(ev.field(0, y), {y[1], -9.81, 1.0}, 1e-14, "f_ode");
+    // stabilize_depth δ: the pull goes toward f_c = −δ, −κ n (f_c + δ); the ODE field is unchanged.
+    o.stabilize_depth = 1e-3;
+    const auto deep = rf::time_freezing(ball(1.0, -9.81), dense(o));
+    EXPECT_EQ(deep.contact_depth, 1e-3);
+    Evaluator ev_deep(deep);
+    expect_vec_near(ev_deep.field(3, y), {-1e-5 * (y[0] + 1e-3), 100.0, 0.0}, 1e-14, "f_aux toward -depth");
+    expect_vec_near(ev_deep.field(0, y), {y[1], -9.81, 1.0}, 1e-14, "f_ode with depth");
   }
   {
     const auto tf = rf::time_freezing(ball(3.0, -9.81), dense());

@@ -182,6 +182,13 @@ TEST(TimeFreezingValidation, Options) {
   o = {};
   o.stabilize_positions = -1e-5;
   expect_error([&] { rf::time_freezing(c, dense(o)); }, {"stabilize_positions"});
+  o = {};
+  o.stabilize_depth = -1e-5;
+  o.stabilize_positions = 1;
+  expect_error([&] { rf::time_freezing(c, dense(o)); }, {"stabilize_depth", ">= 0"});
+  o.stabilize_depth = 1e-5;
+  o.stabilize_positions = 0;
+  expect_error([&] { rf::time_freezing(c, dense(o)); }, {"stabilize_depth", "needs stabilize_positions > 0"});
 }
 
 TEST(TimeFreezingValidation, TooManyRegions) {

@@ -66,6 +66,13 @@ struct TimeFreezingOptions {
   /// κ >= 0 of the q-stabilisation −κ n_i f_c,i in every auxiliary field of contact i (0 = off; nosnoc's
   /// kappa_stabilizing_q_dynamics is 1e-5 when switched on). Inelastic contacts only.
   double stabilize_positions = 0.0;
+  /// δ >= 0: the q-stabilisation pulls f_c,i toward −δ instead of 0, i.e. −κ n_i (f_c,i + δ) (needs
+  /// stabilize_positions > 0). In a contact phase with motion the collocation keeps f_c = 0 only to
+  /// the order of the method, and where f_c changes sign inside an element FESD's cross
+  /// complementarity cannot be met (a residual floor of order h³, examples/time_freezing/
+  /// hopper_stance.yaml); with δ above that drift the contact phase stays strictly inside the
+  /// contact region. The price: contact phases settle up to δ below the surface.
+  double stabilize_depth = 0.0;
   double eps_t = 1e-7;  ///< ε_t > 0: radius of the spatial-friction stick ball
   /// Elastic CLS auxiliary field (spec §2.6): exact restitution for any affine gap and M (default),
   /// or nosnoc's literal N K Nᵀ [q; v] (for parity with nosnoc).
@@ -112,6 +119,9 @@ struct TimeFrozenModel {
   int clock = -1;                  ///< index of the clock state (= pss.clock = pss.n_x() − 1)
   std::size_t n_q = 0;             ///< positions (Cls; JumpSystem with built-in auxiliary dynamics), else 0
   double normal_acceleration = 0;  ///< a_n (inelastic Cls), else 0
+  /// TimeFreezingOptions::stabilize_depth: contact phases may settle this far below the surface,
+  /// so the checks of the gaps at physical points allow it.
+  double contact_depth = 0;
   /// Per region j of the subsystem: the contacts (constraints) whose auxiliary fields make up its
   /// field, ascending (empty = the ODE region).
   std::vector<std::vector<int>> region_contacts;
