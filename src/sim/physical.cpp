@@ -328,9 +328,10 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
                                    " differs from " + num(m.restitution[c]));
         }
       }
+      // Positions stand still during a jump, up to the pull toward stabilize_depth (at most that depth).
       if (!m.elastic && m.n_q > 0)
         for (std::size_t i = 0; i < m.n_q; ++i)
-          if (std::fabs(ya[i] - yb[i]) > 1e-6)
+          if (std::fabs(ya[i] - yb[i]) > 1e-6 + m.contact_depth)
             out.warnings.push_back("impact at t = " + num(imp.time) + ": position " + m.pss.state_names[i] +
                                    " moved by " + num(ya[i] - yb[i]) + " while the clock was frozen");
       out.impacts.push_back(std::move(imp));
