@@ -51,6 +51,16 @@ ocp::Options r3_options() {
   return o;
 }
 
+// R3 with the relaxed phase 1 from σ = 1 to 1e-3, then the homotopy from σ = 1e-4.
+ocp::Options relaxed_r3_options() {
+  ocp::Options o = r3_options();
+  o.homotopy.sigma0 = 1e-4;
+  o.initialization.method = ocp::InitializationOptions::Method::Relaxed;
+  o.initialization.sigma0 = 1.0;
+  o.initialization.sigma_final = 1e-3;
+  return o;
+}
+
 }  // namespace
 
 // R3/T6: min ∫_0^2 x² dt + (x(2) − 5/3)², x0 free: analytic optimum x0* = (9 − √417)/8,
@@ -249,11 +259,7 @@ TEST(Ocp, SmoothedInitializationReachesTheR3Optimum) {
 // variables (the standard time stepping of the smoothed phase 1 has no step lengths).
 TEST(Ocp, RelaxedInitializationReachesTheR3Optimum) {
   reformulate::Dcs dcs = sign_system(-1.4);
-  ocp::Options o = r3_options();
-  o.homotopy.sigma0 = 1e-4;
-  o.initialization.method = ocp::InitializationOptions::Method::Relaxed;
-  o.initialization.sigma0 = 1.0;
-  o.initialization.sigma_final = 1e-3;
+  ocp::Options o = relaxed_r3_options();
   ocp::Solver solver(dcs, r3_spec(dcs), o);
   ocp::Result r = solver.solve();
   ASSERT_TRUE(r.converged) << r.message;
@@ -272,11 +278,7 @@ TEST(Ocp, RelaxedInitializationReachesTheR3Optimum) {
 // at its own tolerance, still reaches the R3 optimum (fesd.md R3, 1e-6).
 TEST(Ocp, RelaxedInitializationHasItsOwnTolerance) {
   reformulate::Dcs dcs = sign_system(-1.4);
-  ocp::Options o = r3_options();
-  o.homotopy.sigma0 = 1e-4;
-  o.initialization.method = ocp::InitializationOptions::Method::Relaxed;
-  o.initialization.sigma0 = 1.0;
-  o.initialization.sigma_final = 1e-3;
+  ocp::Options o = relaxed_r3_options();
   ocp::Result strict = ocp::Solver(dcs, r3_spec(dcs), o).solve();
   o.initialization.tol = 1e-3;
   ocp::Result loose = ocp::Solver(dcs, r3_spec(dcs), o).solve();
