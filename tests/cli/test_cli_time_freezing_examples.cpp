@@ -455,3 +455,23 @@ TEST(CliTimeFreezingExamples, HopperStanceWithoutStabilizeDepthStopsAtItsResidua
   EXPECT_LT(value(j["complementarity_residual"]), 1e-6);
   EXPECT_NEAR(final_state(j, "phi_knee"), -0.1191974430, 2e-5);
 }
+
+// The same stance in the foot's coordinates (hopper_stance_foot.yaml): the gap fz is linear in q,
+// so the collocation keeps it exactly constant while v_n = 0 and there is no residual floor, with
+// no position stabilization. Measured: residual 5.1e-10, fx and fz within 2e-11 of 0, the angles
+// within 4.7e-6 and the angular velocities within 8.4e-4 of the pinned-foot DAE (RK4, dt 1e-5,
+// tests/reference/hopper_pinned_foot.py). Tolerances as in the hip's coordinates above, the foot
+// position 1e-9 (exact up to IPOPT's tolerance), its velocity 1e-7 (measured 3e-9).
+TEST(CliTimeFreezingExamples, HopperStanceInFootCoordinatesHasNoResidualFloor) {
+  const auto j = simulate("hopper_stance_foot.yaml", "hopper_stance_foot");
+  ASSERT_EQ(j["status"], "converged");
+  EXPECT_TRUE(j["events"].empty()) << j["events"];
+  EXPECT_TRUE(j["warnings"].empty()) << j["warnings"];
+  EXPECT_LE(value(j["complementarity_residual"]), 1e-9);
+  for (const char* foot : {"fx", "fz"}) EXPECT_NEAR(final_state(j, foot), 0.0, 1e-9) << foot;
+  for (const char* foot : {"vfx", "vfz"}) EXPECT_NEAR(final_state(j, foot), 0.0, 1e-7) << foot;  // 3e-9
+  EXPECT_NEAR(final_state(j, "phi_hip"), 0.06143177646, 2e-5);
+  EXPECT_NEAR(final_state(j, "phi_knee"), -0.1191974430, 2e-5);
+  EXPECT_NEAR(final_state(j, "w_hip"), 4.243594909, 2e-3);
+  EXPECT_NEAR(final_state(j, "w_knee"), -8.236315921, 2e-3);
+}
