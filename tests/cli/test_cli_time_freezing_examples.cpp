@@ -409,6 +409,12 @@ TEST(CliTimeFreezingExamples, BouncingBallT3) {
   EXPECT_NEAR(final_state(j, "v"), 4.360155, 1e-5);
 }
 
+// The pinned-foot DAE of tests/reference/hopper_pinned_foot.py at t = 0.03 (the header of
+// examples/time_freezing/hopper_stance.yaml), for the three hopper-stance tests below:
+// q = (qx, qz, phi_hip, phi_knee), v = (vx, vz, w_hip, w_knee).
+const double kPinnedFootQ[] = {0.0007319197501, 0.3992891379, 0.06143177646, -0.1191974430};
+const double kPinnedFootV[] = {0.04990575785, -0.09820831544, 4.243594909, -8.236315921};
+
 // examples/time_freezing/hopper_stance.yaml: the 4-DOF hopper (M(q) and forces from its energies)
 // standing on its foot under constant torques, the foot sticking while the knee buckles, against
 // the pinned-foot DAE of tests/reference/hopper_pinned_foot.py (RK4, dt 1e-5; the header's values
@@ -423,12 +429,10 @@ TEST(CliTimeFreezingExamples, HopperStanceMatchesThePinnedFootDae) {
   EXPECT_TRUE(j["warnings"].empty()) << j["warnings"];
   EXPECT_LE(value(j["complementarity_residual"]), 1e-9);
   const char* q[] = {"qx", "qz", "phi_hip", "phi_knee"};
-  const double q_ref[] = {0.0007319197501, 0.3992891379, 0.06143177646, -0.1191974430};
   const char* v[] = {"vx", "vz", "w_hip", "w_knee"};
-  const double v_ref[] = {0.04990575785, -0.09820831544, 4.243594909, -8.236315921};
   for (int i = 0; i < 4; ++i) {
-    EXPECT_NEAR(final_state(j, q[i]), q_ref[i], 2e-5) << q[i];
-    EXPECT_NEAR(final_state(j, v[i]), v_ref[i], 2e-3) << v[i];
+    EXPECT_NEAR(final_state(j, q[i]), kPinnedFootQ[i], 2e-5) << q[i];
+    EXPECT_NEAR(final_state(j, v[i]), kPinnedFootV[i], 2e-3) << v[i];
   }
   // The foot stays at the origin (stick), at most stabilize_depth below the ground:
   // foot = hip + 0.2 e(phi_hip) + 0.2 e(phi_hip + phi_knee), e(phi) = (-sin phi, -cos phi).
@@ -453,7 +457,7 @@ TEST(CliTimeFreezingExamples, HopperStanceWithoutStabilizeDepthStopsAtItsResidua
   EXPECT_NE(j["status"], "converged");
   EXPECT_GT(value(j["complementarity_residual"]), 1e-7);
   EXPECT_LT(value(j["complementarity_residual"]), 1e-6);
-  EXPECT_NEAR(final_state(j, "phi_knee"), -0.1191974430, 2e-5);
+  EXPECT_NEAR(final_state(j, "phi_knee"), kPinnedFootQ[3], 2e-5);
 }
 
 // The same stance in the foot's coordinates (hopper_stance_foot.yaml): the gap fz is linear in q,
@@ -470,8 +474,8 @@ TEST(CliTimeFreezingExamples, HopperStanceInFootCoordinatesHasNoResidualFloor) {
   EXPECT_LE(value(j["complementarity_residual"]), 1e-9);
   for (const char* foot : {"fx", "fz"}) EXPECT_NEAR(final_state(j, foot), 0.0, 1e-9) << foot;
   for (const char* foot : {"vfx", "vfz"}) EXPECT_NEAR(final_state(j, foot), 0.0, 1e-7) << foot;  // 3e-9
-  EXPECT_NEAR(final_state(j, "phi_hip"), 0.06143177646, 2e-5);
-  EXPECT_NEAR(final_state(j, "phi_knee"), -0.1191974430, 2e-5);
-  EXPECT_NEAR(final_state(j, "w_hip"), 4.243594909, 2e-3);
-  EXPECT_NEAR(final_state(j, "w_knee"), -8.236315921, 2e-3);
+  EXPECT_NEAR(final_state(j, "phi_hip"), kPinnedFootQ[2], 2e-5);
+  EXPECT_NEAR(final_state(j, "phi_knee"), kPinnedFootQ[3], 2e-5);
+  EXPECT_NEAR(final_state(j, "w_hip"), kPinnedFootV[2], 2e-3);
+  EXPECT_NEAR(final_state(j, "w_knee"), kPinnedFootV[3], 2e-3);
 }
