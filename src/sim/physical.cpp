@@ -28,8 +28,8 @@ constexpr double kClosingVelocity = 1e-6;
 // The end of an inelastic jump that a finite element holds together with the running phase
 // after it: the auxiliary fields of the contacts that close (gap closed, n_iᵀv < 0) are integrated
 // with the clock frozen, as the time-frozen model does, until no contact closes. Friction uses the
-// "pos"/"neg" field by the sign of c_t,i and their mean once c_t,i has reached 0 (the sliding mode
-// on c_t,i = 0: a stick impact). The fields are constant while q is frozen (inelastic, planar or
+// "pos"/"neg" field by the sign of c_t,i and, once c_t,i has reached 0, the Filippov combination
+// of the two that keeps it there (the sliding mode on c_t,i = 0: a stick impact). The fields are constant while q is frozen (inelastic, planar or
 // spatial friction with a fixed sliding direction), so the event-driven Euler steps below are exact
 // for them; other cases are integrated in at least kMinSteps steps.
 struct Completion {
@@ -37,6 +37,7 @@ struct Completion {
   double duration = 0.0;  ///< numerical time the auxiliary fields ran (speed of time 1)
   std::vector<int> contacts;
   bool ok = false;
+  std::string failure;  ///< why it could not be completed (for the warning)
 };
 
 Completion complete_jump(const reformulate::TimeFrozenModel& m, const std::vector<double>& y0,
@@ -56,50 +57,105 @@ Completion complete_jump(const reformulate::TimeFrozenModel& m, const std::vecto
   const double v_tol = 1e-12 * v_scale, max_step = tau_est / kMinSteps;
   std::vector<bool> involved(n_c, false), stick(n_c, false);
   auto& y = out.y;
+  // weight[c]: the share of contact c's "pos" field (1 − weight[c] of "neg"); frictionless: 1
+  std::vector<double> weight(n_c, 1.0);
+  std::vector<double> field(n_y), probe(n_y);
   for (int it = 0; it < kMaxSteps; ++it) {
     const std::vector<double> g = gap({y, u})[0], v = vn({y, u})[0], ct = tangential({y, u})[0];
     const std::vector<double> F = aux({y, u})[0];  // per contact: pos (n_y), neg (n_y)
-    std::vector<double> field(n_y, 0.0);
     std::vector<std::size_t> closing;
-    for (std::size_t c = 0; c < n_c; ++c) {
-      if (!(g[c] <= kClosedGap && v[c] < -v_tol)) continue;
-      closing.push_back(c);
-      involved[c] = true;
-      const bool friction = c < m.friction.size() && m.friction[c] > 0.0;
-      if (friction && std::fabs(ct[c]) <= 1e-12 * std::max(1.0, v_scale)) stick[c] = true;
-      const double* pos = F.data() + 2 * c * n_y;
-      const double* neg = pos + n_y;
-      for (std::size_t i = 0; i < n_y; ++i)
-        field[i] += !friction ? pos[i] : stick[c] ? 0.5 * (pos[i] + neg[i]) : (ct[c] > 0 ? pos[i] : neg[i]);
-    }
+    for (std::size_t c = 0; c < n_c; ++c)
+      if (g[c] <= kClosedGap && v[c] < -v_tol) closing.push_back(c);
     if (closing.empty()) {
       out.ok = true;
       break;
     }
-    // Rates of n_iᵀv and c_t,i along the field (n_iᵀv is linear in v; q does not move without
-    // position stabilization): the step ends where the first of them reaches 0.
-    double fmax = 0.0;
-    for (double f : field) fmax = std::max(fmax, std::fabs(f));
-    if (!(fmax > 0.0)) return out;
-    const double delta = std::min(1.0, max_step > 0 ? max_step : 1.0) / fmax;
-    std::vector<double> probe(n_y);
-    for (std::size_t i = 0; i < n_y; ++i) probe[i] = y[i] + delta * field[i];
-    const std::vector<double> v1 = vn({probe, u})[0], ct1 = tangential({probe, u})[0];
+    auto friction = [&](std::size_t c) { return c < m.friction.size() && m.friction[c] > 0.0; };
+    auto build_field = [&] {
+      std::fill(field.begin(), field.end(), 0.0);
+      for (std::size_t c : closing) {
+        const double* pos = F.data() + 2 * c * n_y;
+        const double* neg = pos + n_y;
+        for (std::size_t i = 0; i < n_y; ++i) field[i] += weight[c] * pos[i] + (1.0 - weight[c]) * neg[i];
+      }
+    };
+    // (f(y + δ·field) − f(y))/δ: the rate of a function linear in v along the field (exact while
+    // q does not move; with position stabilization q moves by δ·κ·gap, a negligible error)
+    auto rate = [&](const sym::Function& fn, const std::vector<double>& at_y, double delta) {
+      for (std::size_t i = 0; i < n_y; ++i) probe[i] = y[i] + delta * field[i];
+      std::vector<double> r = fn({probe, u})[0];
+      for (std::size_t c = 0; c < r.size(); ++c) r[c] = (r[c] - at_y[c]) / delta;
+      return r;
+    };
+    auto probe_step = [&] {
+      double fmax = 0.0;
+      for (double f : field) fmax = std::max(fmax, std::fabs(f));
+      return fmax > 0.0 ? std::min(1.0, max_step > 0 ? max_step : 1.0) / fmax : 0.0;
+    };
+    for (std::size_t c : closing) {
+      involved[c] = true;
+      if (!friction(c)) continue;
+      if (std::fabs(ct[c]) <= 1e-12 * std::max(1.0, v_scale)) stick[c] = true;
+      if (!stick[c]) weight[c] = ct[c] > 0 ? 1.0 : 0.0;
+    }
+    // A contact sticking on c_t,i = 0 takes the Filippov combination of its two fields that keeps
+    // c_t,i there (the pure mean would not when the normal and tangential directions are coupled
+    // through M⁻¹, as in a leg). Several sticking contacts: a few Gauss-Seidel sweeps.
+    for (int sweep = 0; sweep < 4; ++sweep)
+      for (std::size_t c : closing) {
+        if (!friction(c) || !stick[c]) continue;
+        weight[c] = 1.0;
+        build_field();
+        const double delta = probe_step();
+        const double rate_pos = delta > 0 ? rate(tangential, ct, delta)[c] : 0.0;
+        weight[c] = 0.0;
+        build_field();
+        const double rate_neg = delta > 0 ? rate(tangential, ct, delta)[c] : 0.0;
+        if (rate_pos > 0.0 && rate_neg > 0.0) {
+          weight[c] = 1.0;  // friction cannot hold the contact: it slips toward c_t > 0
+          stick[c] = false;
+        } else if (rate_pos < 0.0 && rate_neg < 0.0) {
+          weight[c] = 0.0;
+          stick[c] = false;
+        } else {
+          weight[c] = rate_neg == rate_pos ? 0.5 : rate_neg / (rate_neg - rate_pos);
+        }
+      }
+    build_field();
+    const double delta = probe_step();
+    if (!(delta > 0.0)) {
+      out.failure = "the auxiliary fields vanish";
+      return out;
+    }
+    // The step ends where the first normal velocity reaches 0 or a sliding contact's c_t,i does
+    // (from there it sticks).
+    const std::vector<double> v_rate = rate(vn, v, delta), ct_rate = rate(tangential, ct, delta);
     double step = max_step > 0 ? max_step : std::numeric_limits<double>::infinity();
     bool progress = false;
+    std::size_t stops = n_c;  // the contact whose c_t,i ends the step
     for (std::size_t c : closing) {
-      const double rate = (v1[c] - v[c]) / delta;
-      if (rate > 0) {
-        step = std::min(step, -v[c] / rate);
+      if (v_rate[c] > 0) {
+        step = std::min(step, -v[c] / v_rate[c]);
         progress = true;
       }
-      const bool friction = c < m.friction.size() && m.friction[c] > 0.0;
-      const double rate_t = (ct1[c] - ct[c]) / delta;
-      if (friction && !stick[c] && ct[c] * rate_t < 0) step = std::min(step, -ct[c] / rate_t);
+      if (friction(c) && !stick[c] && ct[c] * ct_rate[c] < 0) {
+        progress = true;
+        if (-ct[c] / ct_rate[c] < step) {
+          step = -ct[c] / ct_rate[c];
+          stops = c;
+        }
+      }
     }
-    if (!progress || !std::isfinite(step)) return out;  // the fields do not open the contacts
+    if (!progress || !std::isfinite(step)) {
+      out.failure = "the auxiliary fields do not raise the normal velocity of contact(s)";
+      for (std::size_t c : closing) out.failure += " " + std::to_string(c) + " (nᵀv = " + num(v[c]) + ")";
+      return out;
+    }
     for (std::size_t i = 0; i < n_y; ++i) y[i] += step * field[i];
     out.duration += step;
+    if (stops < n_c) stick[stops] = true;
+    if (it + 1 == kMaxSteps)
+      out.failure = "no end after " + std::to_string(kMaxSteps) + " steps (numerical time " + num(out.duration) + ")";
   }
   for (std::size_t c = 0; c < n_c; ++c)
     if (involved[c]) out.contacts.push_back(static_cast<int>(c));
@@ -291,7 +347,8 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
       if (!completion.ok) {
         out.warnings.push_back("the jump at t = " + num(yb[static_cast<std::size_t>(clock)]) +
                                " ends inside element " + std::to_string(f) +
-                               " and could not be completed from its start; the state after it is that start");
+                               " and could not be completed from its start (" + completion.failure +
+                               "); the state after it is that start");
         completion.y = r.states[f];
       }
       for (int c : completion.contacts) involved[static_cast<std::size_t>(c)] = true;

@@ -252,6 +252,58 @@ TEST(TimeFreezingSim, RecoveryCompletesAJumpInsideAnElement) {
   }
 }
 
+// The same with the normal and tangential directions coupled through the mass matrix (as in a
+// leg): M = [[2, 1], [1, 1]], M⁻¹ = [[1, −1], [−1, 2]], gap y, tangent x, v− = (0.3, −1), a_n = 10.
+// The fields move v along a_n·M⁻¹(n ∓ μt); the slip field M⁻¹(n − μt) runs until v_x = 0. Then,
+// closed form (per unit a_n):
+// - μ = 2: the two fields' v_x rates are −3 and +1, so friction holds; the Filippov combination
+//   that keeps v_x = 0 is (0, 1), and v+ = (0, 0) after (0.1 + 0.6)/a_n = 0.07 of numerical time
+//   (P = M(v+ − v−) = (0.4, 0.7), |P_t| ≤ μP_n). The mean of the two fields, which the completion
+//   used before, ended at v+ = (−0.3, 0).
+// - μ = 0.8: the rates are −1.8 and −0.2, so friction cannot hold and the contact slips on along
+//   M⁻¹(n + μt) = (−0.2, 1.2): v_x = 0 after 1/6 (v_y = −1 + 2.8/6), then v_y = 0 after
+//   (1 − 2.8/6)/1.2, with v_x+ = −0.2 times that.
+// Both: normal impulse Δ(nᵀv)/D = 1/2 (D = nᵀM⁻¹n = 2). The fields are constant (no position
+// stabilization): 1e-12.
+TEST(TimeFreezingSim, RecoveryCompletesAJumpWithCoupledFriction) {
+  for (double mu : {2.0, 0.8}) {
+    SCOPED_TRACE("mu = " + std::to_string(mu));
+    model::Cls c;
+    sym::Vector q = c.add_positions({"x", "y"});
+    c.add_velocities({"vx", "vy"});
+    c.mass = sym::Matrix{{2.0, 1.0}, {1.0, 1.0}};
+    c.forces = {0.0, -9.81};
+    c.add_contact(q[1], 0.0, mu, sym::Matrix{{1.0}, {0.0}});
+    c.x0 = {0.0, 0.2, 0.3, -0.9};
+    reformulate::TimeFreezingOptions tf;
+    tf.normal_acceleration = 10.0;
+    for (bool lifting : {true, false}) {
+      tf.lifting = lifting;
+      reformulate::TimeFrozenModel m = reformulate::time_freezing(c, tf);
+      sim::NumericalTrajectory n;
+      n.states = {{0.0, 0.2, 0.3, -0.9, 0.0}, {0.3, 0.0, 0.3, -1.0, 0.1}, {0.3, 0.0, 0.0, 0.0, 0.15}, {0.3, 0.0, 0.0, 0.0, 0.2}};
+      n.element_length = {0.1, 0.1, 0.05};
+      n.speed_of_time = {1.0};
+      n.active = {{0}, {0, 1}, {0, 1}};
+      sim::PhysicalTrajectory p = sim::recover_physical(m, n);
+      ASSERT_EQ(p.impacts.size(), 1u);
+      const sim::Impact& imp = p.impacts[0];
+      EXPECT_TRUE(p.warnings.empty()) << p.warnings.front();
+      EXPECT_NEAR(imp.after[3], 0.0, 1e-12);
+      ASSERT_EQ(imp.impulse.size(), 1u);
+      if (mu == 2.0) {
+        EXPECT_NEAR(imp.after[2], 0.0, 1e-12);
+        EXPECT_NEAR(imp.numerical_duration, 0.07, 1e-12);
+      } else {
+        const double vy_stop = -1.0 + 2.8 / 6.0, tail = -vy_stop / 1.2;
+        EXPECT_NEAR(imp.after[2], -0.2 * tail, 1e-12);
+        EXPECT_NEAR(imp.numerical_duration, (1.0 / 6.0 + tail) / 10.0, 1e-12);
+      }
+      EXPECT_NEAR(imp.impulse[0], 1.0 / 2.0, 1e-12);
+    }
+  }
+}
+
 // T4 after the landing: at rest on the ground (sliding slowdown compensated by the speed of time),
 // physical time exactly 1 (1e-9), q = v = 0 (1e-6).
 TEST(TimeFreezingSim, T4InelasticLandingEndsAtRest) {
