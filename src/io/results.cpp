@@ -438,7 +438,8 @@ std::string events_csv(const std::vector<sim::Event>& events) {
   return s;
 }
 
-std::string mpcc_start_json(const std::string& problem_file, const MpccSize& size, const std::vector<double>& w) {
+std::string mpcc_start_json(const std::string& problem_file, const MpccSize& size, const std::vector<double>& w,
+                            const std::vector<std::string>& variable_names) {
   json j;
   j["format"] = "stasis MPCC start";
   j["problem"] = problem_file;
@@ -448,6 +449,8 @@ std::string mpcc_start_json(const std::string& problem_file, const MpccSize& siz
   json values = json::array();
   for (double v : w) values.push_back(number(v));
   j["w"] = std::move(values);
+  // The names let a user build a start for a changed grid (e.g. more stages) from this one.
+  if (variable_names.size() == w.size()) j["variable_names"] = variable_names;
   return j.dump() + "\n";
 }
 

@@ -125,6 +125,14 @@ TEST(CliTimeFrozenOcp, SolveStartsFromAnEarlierStartJson) {
   EXPECT_EQ(start["problem"], bounce());
   ASSERT_TRUE(start["w"].is_array());
   EXPECT_EQ(start["w"].size(), start["n_variables"].get<std::size_t>());
+  ASSERT_TRUE(start["variable_names"].is_array());
+  ASSERT_EQ(start["variable_names"].size(), start["w"].size());
+  // docs/results.md "start.json": the time-optimal problem's final time comes first
+  EXPECT_EQ(start["variable_names"][0], "T_final");
+  EXPECT_EQ(start["variable_names"][1], "x0.q");
+  const auto& names = start["variable_names"];
+  EXPECT_NE(std::find(names.begin(), names.end(), "s5"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "fe4.2.h"), names.end());
   EXPECT_GT(start["n_pairs"].get<int>(), 0);
 
   const std::string out2 = temp_dir("bounce_start_second");

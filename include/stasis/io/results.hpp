@@ -49,8 +49,10 @@ struct MpccSize {
   std::size_t variables = 0, constraints = 0, pairs = 0;
 };
 /// start.json of a `solve` run (docs/results.md "start.json"): the MPCC point the run ended at
-/// (every variable of the transcription), for `stasis solve --start`.
-std::string mpcc_start_json(const std::string& problem_file, const MpccSize& size, const std::vector<double>& w);
+/// (every variable of the transcription), for `stasis solve --start`, with the variables' names
+/// (written when `variable_names` has one name per entry of `w`).
+std::string mpcc_start_json(const std::string& problem_file, const MpccSize& size, const std::vector<double>& w,
+                            const std::vector<std::string>& variable_names = {});
 /// Reads a start.json for a problem of the given size. Throws stasis::Error naming the file and
 /// what is wrong: not JSON, no `w`, a non-finite entry (with its index), or a different number of
 /// variables or complementarity pairs (a start needs the same model, stages and discretization).
