@@ -205,6 +205,32 @@ TEST(TimeFreezingSim, T8WithNormalAcceleration100) {
   expect_t8_final_state(r);
 }
 
+namespace {
+// The recovery of a hand-made trajectory of a planar particle on the ground y >= 0 (tangent x,
+// friction mu, a_n = 10, mass matrix `mass`, empty = identity): four points, three elements of
+// 0.1, 0.1 and 0.05 at speed of time 1, the second and third in contact.
+sim::PhysicalTrajectory recover_particle(double mu, const sym::Matrix& mass,
+                                         const std::vector<std::vector<double>>& states, bool lifting) {
+  model::Cls c;
+  sym::Vector q = c.add_positions({"x", "y"});
+  c.add_velocities({"vx", "vy"});
+  c.mass = mass;
+  c.forces = {0.0, -9.81};
+  c.add_contact(q[1], 0.0, mu, sym::Matrix{{1.0}, {0.0}});
+  c.x0 = {states[0][0], states[0][1], states[0][2], states[0][3]};
+  reformulate::TimeFreezingOptions tf;
+  tf.normal_acceleration = 10.0;
+  tf.lifting = lifting;
+  reformulate::TimeFrozenModel m = reformulate::time_freezing(c, tf);
+  sim::NumericalTrajectory n;
+  n.states = states;
+  n.element_length = {0.1, 0.1, 0.05};
+  n.speed_of_time = {1.0};
+  n.active = {{0}, {0, 1}, {0, 1}};
+  return sim::recover_physical(m, n);
+}
+}  // namespace
+
 // The recovery on hand-made trajectories (no solver): a flight element that ends at a closed gap
 // with v = (3, −4.42945), then an element in which the clock runs at half the speed of time, whose
 // start holds that closing contact and whose end is at rest in the normal direction. The jump is
@@ -215,26 +241,10 @@ TEST(TimeFreezingSim, T8WithNormalAcceleration100) {
 TEST(TimeFreezingSim, RecoveryCompletesAJumpInsideAnElement) {
   for (double mu : {0.5, 0.8}) {
     SCOPED_TRACE("mu = " + std::to_string(mu));
-    model::Cls c;
-    sym::Vector q = c.add_positions({"x", "y"});
-    c.add_velocities({"vx", "vy"});
-    c.forces = {0.0, -9.81};
-    c.add_contact(q[1], 0.0, mu, sym::Matrix{{1.0}, {0.0}});
-    c.x0 = {0.0, 0.2, 3.0, -4.0};
-    reformulate::TimeFreezingOptions tf;
-    tf.normal_acceleration = 10.0;
     for (bool lifting : {true, false}) {
-      tf.lifting = lifting;
-      reformulate::TimeFrozenModel m = reformulate::time_freezing(c, tf);
-      sim::NumericalTrajectory n;
-      n.states = {{0.0, 0.2, 3.0, -4.0, 0.0},
-                  {0.3, 0.0, 3.0, -4.42945, 0.1},
-                  {0.35, 0.0, 0.7, 0.0, 0.15},
-                  {0.4, 0.0, 0.6, 0.0, 0.2}};
-      n.element_length = {0.1, 0.1, 0.05};
-      n.speed_of_time = {1.0};
-      n.active = {{0}, {0, 1}, {0, 1}};
-      sim::PhysicalTrajectory p = sim::recover_physical(m, n);
+      sim::PhysicalTrajectory p = recover_particle(
+          mu, {}, {{0.0, 0.2, 3.0, -4.0, 0.0}, {0.3, 0.0, 3.0, -4.42945, 0.1}, {0.35, 0.0, 0.7, 0.0, 0.15}, {0.4, 0.0, 0.6, 0.0, 0.2}},
+          lifting);
       ASSERT_EQ(p.impacts.size(), 1u);
       const sim::Impact& imp = p.impacts[0];
       EXPECT_EQ(imp.time, 0.1);
@@ -268,24 +278,11 @@ TEST(TimeFreezingSim, RecoveryCompletesAJumpInsideAnElement) {
 TEST(TimeFreezingSim, RecoveryCompletesAJumpWithCoupledFriction) {
   for (double mu : {2.0, 0.8}) {
     SCOPED_TRACE("mu = " + std::to_string(mu));
-    model::Cls c;
-    sym::Vector q = c.add_positions({"x", "y"});
-    c.add_velocities({"vx", "vy"});
-    c.mass = sym::Matrix{{2.0, 1.0}, {1.0, 1.0}};
-    c.forces = {0.0, -9.81};
-    c.add_contact(q[1], 0.0, mu, sym::Matrix{{1.0}, {0.0}});
-    c.x0 = {0.0, 0.2, 0.3, -0.9};
-    reformulate::TimeFreezingOptions tf;
-    tf.normal_acceleration = 10.0;
     for (bool lifting : {true, false}) {
-      tf.lifting = lifting;
-      reformulate::TimeFrozenModel m = reformulate::time_freezing(c, tf);
-      sim::NumericalTrajectory n;
-      n.states = {{0.0, 0.2, 0.3, -0.9, 0.0}, {0.3, 0.0, 0.3, -1.0, 0.1}, {0.3, 0.0, 0.0, 0.0, 0.15}, {0.3, 0.0, 0.0, 0.0, 0.2}};
-      n.element_length = {0.1, 0.1, 0.05};
-      n.speed_of_time = {1.0};
-      n.active = {{0}, {0, 1}, {0, 1}};
-      sim::PhysicalTrajectory p = sim::recover_physical(m, n);
+      sim::PhysicalTrajectory p = recover_particle(
+          mu, sym::Matrix{{2.0, 1.0}, {1.0, 1.0}},
+          {{0.0, 0.2, 0.3, -0.9, 0.0}, {0.3, 0.0, 0.3, -1.0, 0.1}, {0.3, 0.0, 0.0, 0.0, 0.15}, {0.3, 0.0, 0.0, 0.0, 0.2}},
+          lifting);
       ASSERT_EQ(p.impacts.size(), 1u);
       const sim::Impact& imp = p.impacts[0];
       EXPECT_TRUE(p.warnings.empty()) << p.warnings.front();
