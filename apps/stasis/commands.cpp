@@ -281,7 +281,8 @@ int run_solve(const CommonOptions& o) {
   const io::SolveTotals total = io::totals(r, continuation);
   std::string dir = o.out_dir.empty() ? default_out_dir(o.file) : o.out_dir;
   namespace fs = std::filesystem;
-  io::write_text_file((fs::path(dir) / "start.json").string(), io::mpcc_start_json(o.file, size, r.w, P.variable_names));
+  io::write_text_file((fs::path(dir) / "start.json").string(),
+                      io::mpcc_start_json(o.file, size, r.w, P.variable_names));
   if (file.time_freezing) {
     // Physical time (the clock), impacts and sanity checks; then the re-simulation check.
     const reformulate::TimeFrozenModel& model = file.time_freezing->frozen;

@@ -29,9 +29,10 @@ constexpr double kClosingVelocity = 1e-6;
 // after it: the auxiliary fields of the contacts that close (gap closed, n_iᵀv < 0) are integrated
 // with the clock frozen, as the time-frozen model does, until no contact closes. Friction uses the
 // "pos"/"neg" field by the sign of c_t,i and, once c_t,i has reached 0, the Filippov combination
-// of the two that keeps it there (the sliding mode on c_t,i = 0: a stick impact). The fields are constant while q is frozen (inelastic, planar or
-// spatial friction with a fixed sliding direction), so the event-driven Euler steps below are exact
-// for them; other cases are integrated in at least kMinSteps steps.
+// of the two that keeps it there (the sliding mode on c_t,i = 0: a stick impact). The fields are
+// constant while q is frozen (inelastic, planar or spatial friction with a fixed sliding
+// direction), so the event-driven Euler steps below are exact for them; other cases are
+// integrated in at least kMinSteps steps.
 struct Completion {
   std::vector<double> y;
   double duration = 0.0;  ///< numerical time the auxiliary fields ran (speed of time 1)

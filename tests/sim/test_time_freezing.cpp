@@ -242,9 +242,12 @@ TEST(TimeFreezingSim, RecoveryCompletesAJumpInsideAnElement) {
   for (double mu : {0.5, 0.8}) {
     SCOPED_TRACE("mu = " + std::to_string(mu));
     for (bool lifting : {true, false}) {
-      sim::PhysicalTrajectory p = recover_particle(
-          mu, {}, {{0.0, 0.2, 3.0, -4.0, 0.0}, {0.3, 0.0, 3.0, -4.42945, 0.1}, {0.35, 0.0, 0.7, 0.0, 0.15}, {0.4, 0.0, 0.6, 0.0, 0.2}},
-          lifting);
+      sim::PhysicalTrajectory p = recover_particle(mu, {},
+                                                   {{0.0, 0.2, 3.0, -4.0, 0.0},
+                                                    {0.3, 0.0, 3.0, -4.42945, 0.1},
+                                                    {0.35, 0.0, 0.7, 0.0, 0.15},
+                                                    {0.4, 0.0, 0.6, 0.0, 0.2}},
+                                                   lifting);
       ASSERT_EQ(p.impacts.size(), 1u);
       const sim::Impact& imp = p.impacts[0];
       EXPECT_EQ(imp.time, 0.1);
@@ -281,7 +284,8 @@ TEST(TimeFreezingSim, RecoveryCompletesAJumpWithCoupledFriction) {
     for (bool lifting : {true, false}) {
       sim::PhysicalTrajectory p = recover_particle(
           mu, sym::Matrix{{2.0, 1.0}, {1.0, 1.0}},
-          {{0.0, 0.2, 0.3, -0.9, 0.0}, {0.3, 0.0, 0.3, -1.0, 0.1}, {0.3, 0.0, 0.0, 0.0, 0.15}, {0.3, 0.0, 0.0, 0.0, 0.2}},
+          {{0.0, 0.2, 0.3, -0.9, 0.0}, {0.3, 0.0, 0.3, -1.0, 0.1},
+           {0.3, 0.0, 0.0, 0.0, 0.15}, {0.3, 0.0, 0.0, 0.0, 0.2}},
           lifting);
       ASSERT_EQ(p.impacts.size(), 1u);
       const sim::Impact& imp = p.impacts[0];
