@@ -363,6 +363,17 @@ std::string time_frozen_ocp_result_json(const OcpFile& file, const ocp::Result& 
     if (v.simulated_final_state.size() == p.trajectory.state_names.size())
       for (std::size_t i = 0; i < p.trajectory.state_names.size(); ++i)
         final_state[p.trajectory.state_names[i]] = number(v.simulated_final_state[i]);
+    json not_reproduced = json::array();
+    for (const ocp::Validation::StageMismatch& m : v.not_reproduced) {
+      json ocp_h = json::array(), integrator_h = json::array();
+      for (double h : m.ocp_element_lengths) ocp_h.push_back(number(h));
+      for (double h : m.integrator_element_lengths) integrator_h.push_back(number(h));
+      not_reproduced.push_back({{"stage", m.stage},
+                                {"integrator_converged", m.integrator_converged},
+                                {"integrator_deviation", number(m.integrator_deviation)},
+                                {"ocp_element_lengths", ocp_h},
+                                {"integrator_element_lengths", integrator_h}});
+    }
     j["validation"] = {{"resimulated", v.resimulated},
                        {"simulation_converged", v.simulation_converged},
                        {"steps", v.steps},
@@ -377,6 +388,7 @@ std::string time_frozen_ocp_result_json(const OcpFile& file, const ocp::Result& 
                        {"path_violation_where", v.path_violation_where},
                        {"stages_from_ocp", v.stages_from_ocp},
                        {"ocp_stage_violation", number(v.ocp_stage_violation)},
+                       {"not_reproduced", not_reproduced},
                        {"points_between", v.points_between},
                        {"max_path_violation_between_points", number(v.max_path_violation_between_points)},
                        {"path_violation_between_where", v.path_violation_between_where},

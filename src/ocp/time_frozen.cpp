@@ -524,6 +524,42 @@ void check_between_points(const reformulate::TimeFrozenModel& model, const discr
 }
 }  // namespace
 
+
+namespace {
+// What the integrator's own steps did in the stages it did not reproduce: how far the farthest
+// converged one ended from the OCP, and by how much its element lengths differ from the OCP's.
+std::string mismatch_summary(const std::vector<Validation::StageMismatch>& stages) {
+  double worst_deviation = -1.0, worst_length = -1.0;
+  int deviation_stage = -1, length_stage = -1, failed = 0;
+  for (const Validation::StageMismatch& m : stages) {
+    if (!m.integrator_converged) {
+      ++failed;
+      continue;
+    }
+    if (m.integrator_deviation > worst_deviation) {
+      worst_deviation = m.integrator_deviation;
+      deviation_stage = m.stage;
+    }
+    for (std::size_t n = 0; n < m.ocp_element_lengths.size() && n < m.integrator_element_lengths.size(); ++n) {
+      const double difference = std::abs(m.ocp_element_lengths[n] - m.integrator_element_lengths[n]);
+      if (difference > worst_length) {
+        worst_length = difference;
+        length_stage = m.stage;
+      }
+    }
+  }
+  std::string text;
+  if (deviation_stage >= 0)
+    text += "; the integrator's own steps end up to " + num(worst_deviation) + " from the OCP's (stage " +
+            std::to_string(deviation_stage) + ")";
+  if (length_stage >= 0)
+    text += ", their element lengths differ from the OCP's by up to " + num(worst_length) + " (stage " +
+            std::to_string(length_stage) + ")";
+  if (failed > 0) text += "; " + std::to_string(failed) + " of them did not converge";
+  return text;
+}
+}  // namespace
+
 Validation validate(const reformulate::TimeFrozenModel& model, const discretize::OcpSpec& spec,
                     const Options& options, const Result& r, const PhysicalResult& p,
                     const ValidationOptions& vo) {
@@ -676,6 +712,17 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
         const double residual = step.problem.complementarity_residual(w);
         if (worst_row <= vo.constraint_tolerance &&
             residual <= options.homotopy.complementarity_tol * (1 + std::numeric_limits<double>::epsilon())) {
+          Validation::StageMismatch m;
+          m.stage = static_cast<int>(k);
+          m.integrator_converged = s.converged;
+          if (s.converged) {
+            m.integrator_deviation = d;
+            m.integrator_element_lengths = s.element_length;
+          }
+          for (const discretize::FiniteElementIndex& fe : step.map.fe[0])
+            m.ocp_element_lengths.push_back(fe.h >= 0 ? w[static_cast<std::size_t>(fe.h)]
+                                                      : std::numeric_limits<double>::quiet_NaN());
+          v.not_reproduced.push_back(std::move(m));
           const auto end = static_cast<std::size_t>(step.map.fe[0].back().x_end);
           s.converged = true;
           s.states.back().assign(w.begin() + static_cast<std::ptrdiff_t>(end),
@@ -711,7 +758,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
                      ? std::string()
                      : "; stage(s) " + stage_list(v.stages_from_ocp) +
                            ": the integrator found another solution or none, the OCP's motion solves the step (to " +
-                           num(v.ocp_stage_violation) + ")") +
+                           num(v.ocp_stage_violation) + ")" + mismatch_summary(v.not_reproduced)) +
                 checks;
   } catch (const std::exception& e) {
     v.resimulated = false;

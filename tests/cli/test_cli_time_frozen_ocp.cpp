@@ -83,6 +83,12 @@ TEST(CliTimeFrozenOcp, SolveWritesPhysicalTimeAndValidation) {
   EXPECT_EQ(v["passed"], false);
   EXPECT_EQ(v["simulation_converged"], true);
   EXPECT_EQ(v["stages_from_ocp"], nlohmann::json::array({2}));
+  ASSERT_EQ(v["not_reproduced"].size(), 1u) << v["not_reproduced"];
+  EXPECT_EQ(v["not_reproduced"][0]["stage"], 2);
+  EXPECT_EQ(v["not_reproduced"][0]["integrator_converged"], false);
+  EXPECT_TRUE(v["not_reproduced"][0]["integrator_deviation"].is_null());
+  EXPECT_EQ(v["not_reproduced"][0]["ocp_element_lengths"].size(), 3u);
+  EXPECT_TRUE(v["not_reproduced"][0]["integrator_element_lengths"].empty());
   EXPECT_LT(v["ocp_stage_violation"].get<double>(), 1e-6);
   EXPECT_LT(v["final_state_deviation"].get<double>(), 1e-8);
   EXPECT_LT(v["max_deviation_at_stage_ends"].get<double>(), 1e-8);

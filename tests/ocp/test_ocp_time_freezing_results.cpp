@@ -308,6 +308,19 @@ TEST(OcpTimeFreezing, ValidationChecksTheOcpStageWhenTheStepDiffers) {
   const ocp::Validation v = ocp::validate(model, file.ocp, options, r, p, vo);
   EXPECT_TRUE(v.simulation_converged) << v.message;
   EXPECT_EQ(v.stages_from_ocp, (std::vector<int>{0, 1, 2, 3, 4, 5}));
+  // What the integrator did on its own there: it converged, to the OCP's solution within the
+  // solvers' tolerances (measured ~6e-9 above), with its own element lengths (3 per step).
+  ASSERT_EQ(v.not_reproduced.size(), 6u);
+  for (std::size_t i = 0; i < 6; ++i) {
+    const ocp::Validation::StageMismatch& m = v.not_reproduced[i];
+    EXPECT_EQ(m.stage, static_cast<int>(i));
+    EXPECT_TRUE(m.integrator_converged);
+    EXPECT_GT(m.integrator_deviation, 1e-15);
+    EXPECT_LT(m.integrator_deviation, 1e-6);
+    EXPECT_EQ(m.ocp_element_lengths.size(), static_cast<std::size_t>(file.discretization.elements));
+    EXPECT_EQ(m.integrator_element_lengths.size(), m.ocp_element_lengths.size());
+  }
+  EXPECT_NE(v.message.find("; the integrator's own steps end up to "), std::string::npos) << v.message;
   EXPECT_FALSE(v.passed);
   EXPECT_EQ(v.failures, (std::vector<std::string>{
                             "stage(s) 0–5 not reproduced by the integrator (the OCP's motion solves the step too)"}));

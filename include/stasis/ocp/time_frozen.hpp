@@ -124,6 +124,19 @@ struct Validation {
   /// violation of the step's rows, bounds and pair signs by those motions.
   std::vector<int> stages_from_ocp;
   double ocp_stage_violation = 0.0;
+  /// For each of stages_from_ocp, what the integrator's step did on its own: whether it
+  /// converged, how far its end state is from the OCP's (NaN if it did not converge), and the
+  /// element lengths of both in the step's numerical time. Where no switch happens the discrete
+  /// equations leave the element lengths to the step equilibration, which only the OCP's cost
+  /// trades against (heuristic_mean with ρ_h = 1 hardly does): element lengths that differ
+  /// between the two show a motion that depends on that freedom, not on the dynamics.
+  struct StageMismatch {
+    int stage = 0;
+    bool integrator_converged = false;
+    double integrator_deviation = std::numeric_limits<double>::quiet_NaN();
+    std::vector<double> ocp_element_lengths, integrator_element_lengths;
+  };
+  std::vector<StageMismatch> not_reproduced;
   /// The verdict: re-simulated with every step converged and reproducing the OCP by itself (no
   /// stages_from_ocp), final_state_deviation <= deviation_tolerance, gap and path violations (at
   /// and between points) <= constraint_tolerance. `failures` says which of these did not hold,
