@@ -238,11 +238,14 @@ int run_solve(const CommonOptions& o) {
   }
   const io::MpccSize size{P.n_variables(), P.n_constraints(), P.n_pairs()};
   std::vector<double> start;
+  std::optional<nlp::Multipliers> start_duals;
   if (!o.start_file.empty()) {
-    start = io::read_mpcc_start(o.start_file, size);
+    io::MpccStart s = io::read_mpcc_start_file(o.start_file, size);
+    start = std::move(s.w);
+    start_duals = std::move(s.multipliers);
     if (!o.quiet)
-      fmt::print("start: the MPCC point of {} (no initialization; the homotopy from σ = {:g})\n", o.start_file,
-                 oo.homotopy.sigma0);
+      fmt::print("start: the MPCC point of {}{} (no initialization; the homotopy from σ = {:g})\n", o.start_file,
+                 start_duals ? " and its multipliers" : "", oo.homotopy.sigma0);
   }
   // The file's parameter continuation (docs/guide-ocp.md "Parameter continuation"); a --start
   // replaces it.
@@ -277,12 +280,16 @@ int run_solve(const CommonOptions& o) {
     if (continuation.empty()) print_step_header();
     solver.on_step = print_step;
   }
-  ocp::Result r = start.empty() ? solver.solve() : solver.solve_from(start);
+  ocp::Result r = start.empty() ? solver.solve() : solver.solve_from(start, start_duals ? &*start_duals : nullptr);
+  if (start_duals && !r.duals0_used && !o.quiet)
+    fmt::print("note: the multipliers of {} belong to another relaxed NLP (other constraints or options): the first "
+               "step started without them\n",
+               o.start_file);
   const io::SolveTotals total = io::totals(r, continuation);
   std::string dir = o.out_dir.empty() ? default_out_dir(o.file) : o.out_dir;
   namespace fs = std::filesystem;
   io::write_text_file((fs::path(dir) / "start.json").string(),
-                      io::mpcc_start_json(o.file, size, r.w, P.variable_names));
+                      io::mpcc_start_json(o.file, size, r.w, P.variable_names, &r.homotopy.multipliers));
   if (file.time_freezing) {
     // Physical time (the clock), impacts and sanity checks; then the re-simulation check.
     const reformulate::TimeFrozenModel& model = file.time_freezing->frozen;

@@ -451,7 +451,7 @@ std::string events_csv(const std::vector<sim::Event>& events) {
 }
 
 std::string mpcc_start_json(const std::string& problem_file, const MpccSize& size, const std::vector<double>& w,
-                            const std::vector<std::string>& variable_names) {
+                            const std::vector<std::string>& variable_names, const nlp::Multipliers* multipliers) {
   json j;
   j["format"] = "stasis MPCC start";
   j["problem"] = problem_file;
@@ -463,10 +463,24 @@ std::string mpcc_start_json(const std::string& problem_file, const MpccSize& siz
   j["w"] = std::move(values);
   // The names let a user build a start for a changed grid (e.g. more stages) from this one.
   if (variable_names.size() == w.size()) j["variable_names"] = variable_names;
+  if (multipliers != nullptr && !multipliers->z_lower.empty()) {
+    auto numbers = [](const std::vector<double>& v) {
+      json a = json::array();
+      for (double x : v) a.push_back(number(x));
+      return a;
+    };
+    j["multipliers"] = {{"constraints", numbers(multipliers->lambda_g)},
+                        {"lower_bounds", numbers(multipliers->z_lower)},
+                        {"upper_bounds", numbers(multipliers->z_upper)}};
+  }
   return j.dump() + "\n";
 }
 
 std::vector<double> read_mpcc_start(const std::string& path, const MpccSize& size) {
+  return read_mpcc_start_file(path, size).w;
+}
+
+MpccStart read_mpcc_start_file(const std::string& path, const MpccSize& size) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot open the start file (give the start.json of an earlier `stasis solve`)");
   json j;
@@ -493,7 +507,24 @@ std::vector<double> read_mpcc_start(const std::string& path, const MpccSize& siz
       throw Error(path + ": entry " + std::to_string(i) + " of w is not a finite number");
     w[i] = values[i].get<double>();
   }
-  return w;
+  MpccStart start{std::move(w), std::nullopt};
+  if (j.contains("multipliers")) {
+    const json& m = j["multipliers"];
+    auto read = [&](const char* key) {
+      if (!m.is_object() || !m.contains(key) || !m[key].is_array())
+        throw Error(path + ": `multipliers` must have the arrays constraints, lower_bounds and upper_bounds (`" + key +
+                    "` is missing or not an array); delete `multipliers` to start from the point alone");
+      std::vector<double> v(m[key].size());
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        if (!m[key][i].is_number() || !std::isfinite(m[key][i].get<double>()))
+          throw Error(path + ": entry " + std::to_string(i) + " of multipliers." + key + " is not a finite number");
+        v[i] = m[key][i].get<double>();
+      }
+      return v;
+    };
+    start.multipliers = nlp::Multipliers{read("constraints"), read("lower_bounds"), read("upper_bounds")};
+  }
+  return start;
 }
 
 }  // namespace stasis::io

@@ -17,6 +17,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 /// IPOPT's default acceptable_constr_viol_tol.
 constexpr double kIpoptAcceptableConstrViolTol = 1e-2;
+// IPOPT's default of its warm_start_*_push/frac options, and what a start with its own
+// multipliers uses instead (IPOPT's documentation suggests small values for such warm starts).
+constexpr double kIpoptWarmStartPush = 1e-3;
+constexpr double kDualStartBoundPush = 1e-9;
 
 }  // namespace
 
@@ -185,7 +189,9 @@ Result Homotopy::solve() {
 
 Result Homotopy::solve(const std::vector<double>& w0_mpcc) { return solve(w0_mpcc, options_.sigma0); }
 
-Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
+Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) { return solve(w0_mpcc, sigma0, nullptr); }
+
+Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0, const nlp::Multipliers* duals0) {
   if (!(sigma0 > 0) || !std::isfinite(sigma0))
     throw Error("Homotopy::solve: sigma0 must be positive and finite, not " + std::to_string(sigma0));
   const auto t_start = Clock::now();
@@ -229,6 +235,24 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
                          std::vector<double>(w.size(), 0.0)};
   nlp::Multipliers previous;
   bool have_previous = false;
+  // Multipliers given for the first step: only if they fit this relaxed NLP.
+  duals0_used_ = duals0 != nullptr && duals0->lambda_g.size() == nlp.n_constraints() &&
+                 duals0->z_lower.size() == w.size() && duals0->z_upper.size() == w.size();
+  // IPOPT pushes a warm start off its bounds by warm_start_bound_push (default 1e-3, relative),
+  // which moves a converged point away from its active bounds and complementarity pairs (a
+  // re-solve of the hopper's converged point at the same σ took 1438 iterations from its primal
+  // point alone). With the point's own multipliers the pushes can be tiny; they are set for the
+  // first step and put back (to the user's ipopt.* value or IPOPT's default) after it.
+  static constexpr const char* kWarmPushes[] = {"warm_start_bound_push", "warm_start_bound_frac",
+                                                "warm_start_slack_bound_push", "warm_start_slack_bound_frac",
+                                                "warm_start_mult_bound_push"};
+  auto set_warm_pushes = [&](bool tight) {
+    for (const char* name : kWarmPushes) {
+      if (options_.ipopt.count(name)) continue;
+      impl_->ipopt->set_option(name, tight ? kDualStartBoundPush : kIpoptWarmStartPush);
+    }
+  };
+  if (duals0_used_) set_warm_pushes(true);
   int i = 0;
   int polish_solves = 0;
   bool polish_tried = false;  // at the current w
@@ -360,7 +384,9 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0) {
     // as nosnoc does (measured faster than IPOPT's own multiplier initialization, docs/benchmarks.md).
     const nlp::Multipliers* warm = &zeros;
     if (options_.warm_start_duals && have_previous) warm = &previous;
+    if (i == 0 && duals0_used_) warm = duals0;
     nlp::SolveResult sr = impl_->ipopt->solve(nlp, w, warm);
+    if (i == 0 && duals0_used_) set_warm_pushes(false);
     failed = !nlp::is_success(sr.status);
     int retry_iterations = 0;
     if (failed && !nosnoc && have_previous && sr.status != nlp::Status::MaxTime) {

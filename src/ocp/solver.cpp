@@ -161,11 +161,14 @@ Result Solver::solve_initialized(std::vector<double> w0, const std::vector<doubl
   return r;
 }
 
-Result Solver::solve_from(const std::vector<double>& w0) {
+Result Solver::solve_from(const std::vector<double>& w0) { return solve_from(w0, nullptr); }
+
+Result Solver::solve_from(const std::vector<double>& w0, const nlp::Multipliers* duals0) {
   auto t0 = Clock::now();
   mpcc::Homotopy& h = *impl_->homotopy;
   h.on_step = on_step;
-  Result r = unpack(h.solve(w0));
+  Result r = unpack(h.solve(w0, h.options().sigma0, duals0));
+  r.duals0_used = h.duals0_used();
   r.solve_time_s = std::chrono::duration<double>(Clock::now() - t0).count();
   r.construction_time_s = impl_->construction_time;
   return r;

@@ -152,6 +152,39 @@ TEST(CliTimeFrozenOcp, SolveStartsFromAnEarlierStartJson) {
   EXPECT_NEAR(second["objective"].get<double>(), first["objective"].get<double>(), 1e-7);
   EXPECT_NEAR(second["final_time"].get<double>(), first["final_time"].get<double>(), 1e-7);
 
+  // start.json also holds the multipliers of the homotopy's last relaxed NLP; with them IPOPT's
+  // first step needs 1 iteration here, from the point alone 16 (measured, stasis 0.1).
+  ASSERT_TRUE(start.contains("multipliers"));
+  for (const char* key : {"constraints", "lower_bounds", "upper_bounds"})
+    ASSERT_TRUE(start["multipliers"][key].is_array()) << key;
+  EXPECT_GE(start["multipliers"]["lower_bounds"].size(), start["w"].size());
+  EXPECT_EQ(start["multipliers"]["lower_bounds"].size(), start["multipliers"]["upper_bounds"].size());
+  EXPECT_NE(r2.output.find("start: the MPCC point of " + out + "/start.json and its multipliers"), std::string::npos)
+      << r2.output;
+  const int with_duals = second["solver"]["nlp_iterations"].get<int>();
+  auto point_only = start;
+  point_only.erase("multipliers");
+  const std::string point_only_path = out + "/point_only.json";
+  std::ofstream(point_only_path) << point_only.dump();
+  CliRun r3 = run("solve " + bounce() + " -o ocp.stages=5 -o ocp.validate=false -o homotopy.sigma0=1e-9 --start " +
+                  point_only_path + " --out " + out2);
+  ASSERT_EQ(r3.exit_code, 0) << r3.output;
+  const int without_duals = read_json(out2 + "/result.json")["solver"]["nlp_iterations"].get<int>();
+  EXPECT_LE(with_duals, 3);
+  EXPECT_LT(with_duals, without_duals);
+  // Multipliers of another relaxed NLP (one row fewer) are not used, and the run says so.
+  auto other_nlp = start;
+  other_nlp["multipliers"]["constraints"].erase(other_nlp["multipliers"]["constraints"].size() - 1);
+  const std::string other_nlp_path = out + "/other_nlp.json";
+  std::ofstream(other_nlp_path) << other_nlp.dump();
+  CliRun r4 = run("solve " + bounce() + " -o ocp.stages=5 -o ocp.validate=false -o homotopy.sigma0=1e-9 --start " +
+                  other_nlp_path + " --out " + out2);
+  ASSERT_EQ(r4.exit_code, 0) << r4.output;
+  EXPECT_NE(r4.output.find("belong to another relaxed NLP (other constraints or options): the first step started "
+                           "without them"),
+            std::string::npos)
+      << r4.output;
+
   // Another number of stages: a different MPCC.
   CliRun bad = run("solve " + bounce() + " -o ocp.stages=6 -q --start " + out + "/start.json --out " + out2);
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
@@ -168,6 +201,15 @@ TEST(CliTimeFrozenOcp, SolveStartsFromAnEarlierStartJson) {
   CliRun nan = run("solve " + bounce() + " -o ocp.stages=5 -q --start " + corrupted_path + " --out " + out2);
   EXPECT_EQ(nan.exit_code, 2) << nan.output;
   EXPECT_NE(nan.output.find("corrupted.json: entry 3 of w is not a finite number"), std::string::npos) << nan.output;
+  auto bad_duals = start;
+  bad_duals["multipliers"]["upper_bounds"][2] = nullptr;
+  const std::string bad_duals_path = out + "/bad_duals.json";
+  std::ofstream(bad_duals_path) << bad_duals.dump();
+  CliRun nan_dual = run("solve " + bounce() + " -o ocp.stages=5 -q --start " + bad_duals_path + " --out " + out2);
+  EXPECT_EQ(nan_dual.exit_code, 2) << nan_dual.output;
+  EXPECT_NE(nan_dual.output.find("bad_duals.json: entry 2 of multipliers.upper_bounds is not a finite number"),
+            std::string::npos)
+      << nan_dual.output;
   CliRun other = run("solve " + bounce() + " -o ocp.stages=5 -q --start " + out + "/result.json --out " + out2);
   EXPECT_EQ(other.exit_code, 2) << other.output;
   EXPECT_NE(other.output.find("result.json: not a start file"), std::string::npos) << other.output;

@@ -518,3 +518,32 @@ TEST(Homotopy, ResultListsLargestProductsOnlyWhenNotConverged) {
   ASSERT_TRUE(done.converged) << done.message;
   EXPECT_TRUE(done.largest_pairs.empty());
 }
+
+// solve(w0, σ0, duals0): the multipliers of a converged solve start the first step (IPOPT's warm
+// start, with bound pushes of 1e-9), so a re-solve at the last σ needs fewer IPOPT iterations
+// than from the point alone; multipliers of another size are ignored (duals0_used false) and the
+// solve is the same as without them.
+TEST(Homotopy, MultipliersOfAnEarlierSolveStartTheFirstStep) {
+  Problem p = not_s_stationary_problem();
+  Homotopy h(p);
+  const Result first = h.solve();
+  ASSERT_TRUE(first.converged) << first.message;
+  ASSERT_FALSE(first.multipliers.lambda_g.empty());
+  EXPECT_FALSE(h.duals0_used());
+  const double sigma_last = first.steps.back().sigma;
+
+  const Result with = h.solve(first.w, sigma_last, &first.multipliers);
+  EXPECT_TRUE(h.duals0_used());
+  ASSERT_TRUE(with.converged) << with.message;
+  const Result without = h.solve(first.w, sigma_last);
+  EXPECT_FALSE(h.duals0_used());
+  ASSERT_TRUE(without.converged) << without.message;
+  EXPECT_LT(with.nlp_iterations, without.nlp_iterations);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(with.w[i], without.w[i], 1e-6) << i;
+
+  nlp::Multipliers other = first.multipliers;
+  other.lambda_g.push_back(0.0);
+  const Result ignored = h.solve(first.w, sigma_last, &other);
+  EXPECT_FALSE(h.duals0_used());
+  EXPECT_EQ(ignored.nlp_iterations, without.nlp_iterations);
+}

@@ -51,11 +51,23 @@ struct MpccSize {
 /// start.json of a `solve` run (docs/results.md "start.json"): the MPCC point the run ended at
 /// (every variable of the transcription), for `stasis solve --start`, with the variables' names
 /// (written when `variable_names` has one name per entry of `w`).
+/// With `multipliers` (the homotopy's last relaxed NLP, mpcc::Result::multipliers; written when
+/// non-empty) a later --start can warm-start IPOPT's duals too.
 std::string mpcc_start_json(const std::string& problem_file, const MpccSize& size, const std::vector<double>& w,
-                            const std::vector<std::string>& variable_names = {});
+                            const std::vector<std::string>& variable_names = {},
+                            const nlp::Multipliers* multipliers = nullptr);
+/// A start.json as read: the MPCC point and, if the file has them, the multipliers.
+struct MpccStart {
+  std::vector<double> w;
+  std::optional<nlp::Multipliers> multipliers;
+};
 /// Reads a start.json for a problem of the given size. Throws stasis::Error naming the file and
 /// what is wrong: not JSON, no `w`, a non-finite entry (with its index), or a different number of
-/// variables or complementarity pairs (a start needs the same model, stages and discretization).
+/// variables or complementarity pairs (a start needs the same model, stages and discretization);
+/// malformed `multipliers` (not three arrays of finite numbers) too. Their sizes are not checked
+/// here: they belong to the relaxed NLP, which mpcc::Homotopy checks (and ignores them if another).
+MpccStart read_mpcc_start_file(const std::string& path, const MpccSize& size);
+/// read_mpcc_start_file's point only.
 std::vector<double> read_mpcc_start(const std::string& path, const MpccSize& size);
 
 }  // namespace stasis::io

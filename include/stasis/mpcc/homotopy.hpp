@@ -83,6 +83,13 @@ class Homotopy {
   /// The same from σ0 = sigma0 instead of options().sigma0 (a start point that already holds the
   /// switch structure, which a first relaxed NLP at a large σ would relax away).
   Result solve(const std::vector<double>& w0, double sigma0);
+  /// The same, with the multipliers of an earlier solve of this relaxed NLP (Result::multipliers)
+  /// for the first step: IPOPT's warm start with bound pushes of 1e-9 instead of 1e-3 (unless
+  /// options().ipopt sets them), so that a converged point is not pushed off its active bounds.
+  /// Multipliers of another size (another NLP) are ignored; duals0_used() says whether they were used.
+  Result solve(const std::vector<double>& w0, double sigma0, const nlp::Multipliers* duals0);
+  /// Whether the last solve started from the multipliers it was given.
+  bool duals0_used() const { return duals0_used_; }
 
   /// The relaxed NLP: its first n_variables() variables and first n_parameters() parameters are
   /// the MPCC's, so bounds, start values and parameters can be changed between solves.
@@ -97,6 +104,7 @@ class Homotopy {
 
  private:
   struct Impl;
+  bool duals0_used_ = false;
   const Problem& problem_;
   HomotopyOptions options_;
   std::unique_ptr<Impl> impl_;
