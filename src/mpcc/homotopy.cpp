@@ -252,7 +252,17 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0, const 
       impl_->ipopt->set_option(name, tight ? kDualStartBoundPush : kIpoptWarmStartPush);
     }
   };
-  if (duals0_used_) set_warm_pushes(true);
+  // Put back also if the first solve throws, so that a later solve() starts as documented.
+  struct RestorePushes {
+    std::function<void()> restore;
+    ~RestorePushes() {
+      if (restore) restore();
+    }
+  } restore_pushes;
+  if (duals0_used_) {
+    set_warm_pushes(true);
+    restore_pushes.restore = [&] { set_warm_pushes(false); };
+  }
   int i = 0;
   int polish_solves = 0;
   bool polish_tried = false;  // at the current w
@@ -386,7 +396,10 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0, const 
     if (options_.warm_start_duals && have_previous) warm = &previous;
     if (i == 0 && duals0_used_) warm = duals0;
     nlp::SolveResult sr = impl_->ipopt->solve(nlp, w, warm);
-    if (i == 0 && duals0_used_) set_warm_pushes(false);
+    if (restore_pushes.restore) {
+      restore_pushes.restore();
+      restore_pushes.restore = nullptr;
+    }
     failed = !nlp::is_success(sr.status);
     int retry_iterations = 0;
     if (failed && !nosnoc && have_previous && sr.status != nlp::Status::MaxTime) {

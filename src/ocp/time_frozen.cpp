@@ -522,10 +522,7 @@ void check_between_points(const reformulate::TimeFrozenModel& model, const discr
     }
   }
 }
-}  // namespace
 
-
-namespace {
 // What the integrator's own steps did in the stages it did not reproduce: how far the farthest
 // converged one ended from the OCP, and by how much its element lengths differ from the OCP's.
 std::string mismatch_summary(const std::vector<Validation::StageMismatch>& stages) {
@@ -550,8 +547,8 @@ std::string mismatch_summary(const std::vector<Validation::StageMismatch>& stage
   }
   std::string text;
   if (deviation_stage >= 0)
-    text += "; the integrator's own steps end up to " + num(worst_deviation) + " from the OCP's (stage " +
-            std::to_string(deviation_stage) + ")";
+    text += "; the integrator's own steps end up to " + num(worst_deviation) +
+            " away from the OCP's stage end (stage " + std::to_string(deviation_stage) + ")";
   if (length_stage >= 0)
     text += ", their element lengths differ from the OCP's by up to " + num(worst_length) + " (stage " +
             std::to_string(length_stage) + ")";
