@@ -281,7 +281,7 @@ int run_solve(const CommonOptions& o) {
     solver.on_step = print_step;
   }
   ocp::Result r = start.empty() ? solver.solve() : solver.solve_from(start, start_duals ? &*start_duals : nullptr);
-  if (start_duals && !r.duals0_used && !o.quiet)
+  if (start_duals && !r.homotopy.duals0_used && !o.quiet)
     fmt::print("note: the multipliers of {} belong to another relaxed NLP (other constraints or options): the first "
                "step started without them\n",
                o.start_file);

@@ -18,6 +18,11 @@ namespace {
 using nlohmann::json;
 
 json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json numbers(const std::vector<double>& values) {
+  json a = json::array();
+  for (double v : values) a.push_back(number(v));
+  return a;
+}
 
 // What kept a failed relaxed NLP infeasible (mpcc::StepStats::largest_violations).
 json violations_json(const std::vector<mpcc::ViolationValue>& violations) {
@@ -148,9 +153,8 @@ void time_frozen_fields(json& j, const model::Pss& pss, const TimeFreezingFile& 
     num_states[pss.state_names[i]] = col;
   }
   for (const auto& y : numerical_states) clock.push_back(number(y[static_cast<std::size_t>(pss.clock)]));
-  json sot = json::array();
-  for (double s : speed_of_time) sot.push_back(number(s));
-  j["numerical"] = {{"time", numerical_time}, {"clock", clock}, {"states", num_states}, {"speed_of_time", sot}};
+  j["numerical"] = {
+      {"time", numerical_time}, {"clock", clock}, {"states", num_states}, {"speed_of_time", numbers(speed_of_time)}};
   json events = json::array();
   const auto& names = tf.frozen.contact_names;
   for (const auto& imp : p.impacts) {
@@ -357,23 +361,17 @@ std::string time_frozen_ocp_result_json(const OcpFile& file, const ocp::Result& 
   j["frozen_stages"] = p.frozen_stages;
   if (validation) {
     const ocp::Validation& v = *validation;
-    json stage_ends = json::array();
-    for (double d : v.stage_end_deviation) stage_ends.push_back(number(d));
     json final_state = json::object();
     if (v.simulated_final_state.size() == p.trajectory.state_names.size())
       for (std::size_t i = 0; i < p.trajectory.state_names.size(); ++i)
         final_state[p.trajectory.state_names[i]] = number(v.simulated_final_state[i]);
     json not_reproduced = json::array();
-    for (const ocp::Validation::StageMismatch& m : v.not_reproduced) {
-      json ocp_h = json::array(), integrator_h = json::array();
-      for (double h : m.ocp_element_lengths) ocp_h.push_back(number(h));
-      for (double h : m.integrator_element_lengths) integrator_h.push_back(number(h));
+    for (const ocp::Validation::StageMismatch& m : v.not_reproduced)
       not_reproduced.push_back({{"stage", m.stage},
                                 {"integrator_converged", m.integrator_converged},
                                 {"integrator_deviation", number(m.integrator_deviation)},
-                                {"ocp_element_lengths", ocp_h},
-                                {"integrator_element_lengths", integrator_h}});
-    }
+                                {"ocp_element_lengths", numbers(m.ocp_element_lengths)},
+                                {"integrator_element_lengths", numbers(m.integrator_element_lengths)}});
     j["validation"] = {{"resimulated", v.resimulated},
                        {"simulation_converged", v.simulation_converged},
                        {"steps", v.steps},
@@ -381,7 +379,7 @@ std::string time_frozen_ocp_result_json(const OcpFile& file, const ocp::Result& 
                        {"horizon", number(v.horizon)},
                        {"final_state_deviation", number(v.final_state_deviation)},
                        {"max_deviation_at_stage_ends", number(v.max_deviation_at_stage_ends)},
-                       {"stage_end_deviation", stage_ends},
+                       {"stage_end_deviation", numbers(v.stage_end_deviation)},
                        {"simulated_final_state", final_state},
                        {"max_gap_violation", number(v.max_gap_violation)},
                        {"max_path_violation", number(v.max_path_violation)},
@@ -398,13 +396,11 @@ std::string time_frozen_ocp_result_json(const OcpFile& file, const ocp::Result& 
                        {"wall_time_s", v.wall_time_s}};
   }
   if (!diagnosis.empty()) {
-    json sot = json::array();
-    for (double v : diagnosis.speed_of_time) sot.push_back(number(v));
     j["speed_of_time_diagnosis"] = {{"stages", diagnosis.stages},
                                     {"stages_at_bound", diagnosis.stages_at_bound},
                                     {"clock_violated", diagnosis.clock_violated},
                                     {"max_clock_violation", number(diagnosis.max_clock_violation)},
-                                    {"speed_of_time", sot},
+                                    {"speed_of_time", numbers(diagnosis.speed_of_time)},
                                     {"bound", diagnosis.bound},
                                     {"key", diagnosis.key},
                                     {"bound_value", number(diagnosis.bound_value)},
@@ -458,21 +454,13 @@ std::string mpcc_start_json(const std::string& problem_file, const MpccSize& siz
   j["n_variables"] = size.variables;
   j["n_constraints"] = size.constraints;
   j["n_pairs"] = size.pairs;
-  json values = json::array();
-  for (double v : w) values.push_back(number(v));
-  j["w"] = std::move(values);
+  j["w"] = numbers(w);
   // The names let a user build a start for a changed grid (e.g. more stages) from this one.
   if (variable_names.size() == w.size()) j["variable_names"] = variable_names;
-  if (multipliers != nullptr && !multipliers->z_lower.empty()) {
-    auto numbers = [](const std::vector<double>& v) {
-      json a = json::array();
-      for (double x : v) a.push_back(number(x));
-      return a;
-    };
+  if (multipliers != nullptr && !multipliers->z_lower.empty())
     j["multipliers"] = {{"constraints", numbers(multipliers->lambda_g)},
                         {"lower_bounds", numbers(multipliers->z_lower)},
                         {"upper_bounds", numbers(multipliers->z_upper)}};
-  }
   return j.dump() + "\n";
 }
 
@@ -501,26 +489,24 @@ MpccStart read_mpcc_start_file(const std::string& path, const MpccSize& size) {
                 std::to_string(size.variables) + " and " + std::to_string(size.pairs) +
                 ": a start must come from the same model with the same stages and discretization (bounds, costs, "
                 "parameters and path constraints may differ)");
-  std::vector<double> w(values.size());
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    if (!values[i].is_number() || !std::isfinite(values[i].get<double>()))
-      throw Error(path + ": entry " + std::to_string(i) + " of w is not a finite number");
-    w[i] = values[i].get<double>();
-  }
-  MpccStart start{std::move(w), std::nullopt};
+  // A JSON array of finite numbers (a NaN is written as null): the entries, or an error naming one.
+  auto finite_numbers = [&](const json& array, const std::string& what) {
+    std::vector<double> v(array.size());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (!array[i].is_number() || !std::isfinite(array[i].get<double>()))
+        throw Error(path + ": entry " + std::to_string(i) + " of " + what + " is not a finite number");
+      v[i] = array[i].get<double>();
+    }
+    return v;
+  };
+  MpccStart start{finite_numbers(values, "w"), std::nullopt};
   if (j.contains("multipliers")) {
     const json& m = j["multipliers"];
-    auto read = [&](const char* key) {
+    auto read = [&](const std::string& key) {
       if (!m.is_object() || !m.contains(key) || !m[key].is_array())
         throw Error(path + ": `multipliers` must have the arrays constraints, lower_bounds and upper_bounds (`" + key +
                     "` is missing or not an array); delete `multipliers` to start from the point alone");
-      std::vector<double> v(m[key].size());
-      for (std::size_t i = 0; i < v.size(); ++i) {
-        if (!m[key][i].is_number() || !std::isfinite(m[key][i].get<double>()))
-          throw Error(path + ": entry " + std::to_string(i) + " of multipliers." + key + " is not a finite number");
-        v[i] = m[key][i].get<double>();
-      }
-      return v;
+      return finite_numbers(m[key], "multipliers." + key);
     };
     start.multipliers = nlp::Multipliers{read("constraints"), read("lower_bounds"), read("upper_bounds")};
   }

@@ -236,7 +236,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0, const 
   nlp::Multipliers previous;
   bool have_previous = false;
   // Multipliers given for the first step: only if they fit this relaxed NLP.
-  duals0_used_ = duals0 != nullptr && duals0->lambda_g.size() == nlp.n_constraints() &&
+  res.duals0_used = duals0 != nullptr && duals0->lambda_g.size() == nlp.n_constraints() &&
                  duals0->z_lower.size() == w.size() && duals0->z_upper.size() == w.size();
   // IPOPT pushes a warm start off its bounds by warm_start_bound_push (default 1e-3, relative),
   // which moves a converged point away from its active bounds and complementarity pairs (a
@@ -259,7 +259,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0, const 
       if (restore) restore();
     }
   } restore_pushes;
-  if (duals0_used_) {
+  if (res.duals0_used) {
     set_warm_pushes(true);
     restore_pushes.restore = [&] { set_warm_pushes(false); };
   }
@@ -394,7 +394,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0, const 
     // as nosnoc does (measured faster than IPOPT's own multiplier initialization, docs/benchmarks.md).
     const nlp::Multipliers* warm = &zeros;
     if (options_.warm_start_duals && have_previous) warm = &previous;
-    if (i == 0 && duals0_used_) warm = duals0;
+    if (i == 0 && res.duals0_used) warm = duals0;
     nlp::SolveResult sr = impl_->ipopt->solve(nlp, w, warm);
     if (restore_pushes.restore) {
       restore_pushes.restore();

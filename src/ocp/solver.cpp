@@ -168,7 +168,6 @@ Result Solver::solve_from(const std::vector<double>& w0, const nlp::Multipliers*
   mpcc::Homotopy& h = *impl_->homotopy;
   h.on_step = on_step;
   Result r = unpack(h.solve(w0, h.options().sigma0, duals0));
-  r.duals0_used = h.duals0_used();
   r.solve_time_s = std::chrono::duration<double>(Clock::now() - t0).count();
   r.construction_time_s = impl_->construction_time;
   return r;

@@ -529,14 +529,14 @@ TEST(Homotopy, MultipliersOfAnEarlierSolveStartTheFirstStep) {
   const Result first = h.solve();
   ASSERT_TRUE(first.converged) << first.message;
   ASSERT_FALSE(first.multipliers.lambda_g.empty());
-  EXPECT_FALSE(h.duals0_used());
+  EXPECT_FALSE(first.duals0_used);
   const double sigma_last = first.steps.back().sigma;
 
   const Result with = h.solve(first.w, sigma_last, &first.multipliers);
-  EXPECT_TRUE(h.duals0_used());
+  EXPECT_TRUE(with.duals0_used);
   ASSERT_TRUE(with.converged) << with.message;
   const Result without = h.solve(first.w, sigma_last);
-  EXPECT_FALSE(h.duals0_used());
+  EXPECT_FALSE(without.duals0_used);
   ASSERT_TRUE(without.converged) << without.message;
   EXPECT_LT(with.nlp_iterations, without.nlp_iterations);
   for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(with.w[i], without.w[i], 1e-6) << i;
@@ -544,6 +544,6 @@ TEST(Homotopy, MultipliersOfAnEarlierSolveStartTheFirstStep) {
   nlp::Multipliers other = first.multipliers;
   other.lambda_g.push_back(0.0);
   const Result ignored = h.solve(first.w, sigma_last, &other);
-  EXPECT_FALSE(h.duals0_used());
+  EXPECT_FALSE(ignored.duals0_used);
   EXPECT_EQ(ignored.nlp_iterations, without.nlp_iterations);
 }

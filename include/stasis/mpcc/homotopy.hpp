@@ -57,6 +57,8 @@ struct Result {
   nlp::Status last_status = nlp::Status::InternalError;
   std::vector<StepStats> steps;
   nlp::Multipliers multipliers;  ///< of the last relaxed NLP (for warm starts)
+  /// solve() was given multipliers (duals0) and the first step started from them.
+  bool duals0_used = false;
   bool polished = false;  ///< w comes from a successful polishing solve
   bool penalty_finished = false;  ///< w comes from a converged ℓ1-penalty finish
   /// Not converged: the pairs with the largest products at w (at most kLargestPairs, largest
@@ -86,10 +88,9 @@ class Homotopy {
   /// The same, with the multipliers of an earlier solve of this relaxed NLP (Result::multipliers)
   /// for the first step: IPOPT's warm start with bound pushes of 1e-9 instead of 1e-3 (unless
   /// options().ipopt sets them), so that a converged point is not pushed off its active bounds.
-  /// Multipliers of another size (another NLP) are ignored; duals0_used() says whether they were used.
+  /// Multipliers of another size (another NLP) are ignored; Result::duals0_used says whether they
+  /// were used.
   Result solve(const std::vector<double>& w0, double sigma0, const nlp::Multipliers* duals0);
-  /// Whether the last solve started from the multipliers it was given.
-  bool duals0_used() const { return duals0_used_; }
 
   /// The relaxed NLP: its first n_variables() variables and first n_parameters() parameters are
   /// the MPCC's, so bounds, start values and parameters can be changed between solves.
@@ -104,7 +105,6 @@ class Homotopy {
 
  private:
   struct Impl;
-  bool duals0_used_ = false;
   const Problem& problem_;
   HomotopyOptions options_;
   std::unique_ptr<Impl> impl_;

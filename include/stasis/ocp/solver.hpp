@@ -107,8 +107,6 @@ struct Result {
   double construction_time_s = 0.0;
   double solve_time_s = 0.0;
   std::vector<double> w;  ///< the MPCC solution (for warm starts)
-  /// solve_from was given multipliers and the homotopy's first step started from them.
-  bool duals0_used = false;
 };
 
 class Solver {
@@ -127,7 +125,7 @@ class Solver {
   Result solve_from(const std::vector<double>& w0);
   /// The same with the multipliers of an earlier solve's last relaxed NLP (Result::homotopy's
   /// multipliers) for the first homotopy step (mpcc::Homotopy::solve; ignored if they do not fit,
-  /// Result::duals0_used says).
+  /// Result::homotopy.duals0_used says).
   Result solve_from(const std::vector<double>& w0, const nlp::Multipliers* duals0);
   const discretize::Transcription& transcription() const;
   const discretize::OcpSpec& spec() const { return spec_; }
