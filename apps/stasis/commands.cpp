@@ -33,11 +33,15 @@ void print_step_header() {
              "status", "time");
 }
 
+// Phase-1 steps are numbered i0, i1, ...
+std::string step_label(const mpcc::StepStats& s) {
+  return s.initialization ? fmt::format("i{}", s.step) : std::to_string(s.step);
+}
+
 void print_step(const mpcc::StepStats& s) {
   // A polishing solve has no σ: its row says "polish" there; a step of the ℓ1-penalty finish shows
-  // its σ_p as "p1.00e-02". Phase-1 steps are numbered i0, i1, ...
-  fmt::print("{:>4}  {:>9}  {:>9.2e}  {:>14.7e}  {:>5}  {:<34} {:>7.3f}s\n",
-             s.initialization ? fmt::format("i{}", s.step) : std::to_string(s.step),
+  // its σ_p as "p1.00e-02".
+  fmt::print("{:>4}  {:>9}  {:>9.2e}  {:>14.7e}  {:>5}  {:<34} {:>7.3f}s\n", step_label(s),
              s.polish ? std::string("polish") : fmt::format("{}{:.2e}", s.penalty ? "p" : "", s.sigma), s.residual, s.objective, s.iterations,
              nlp::to_string(s.status), s.wall_time_s);
   std::fflush(stdout);
@@ -243,9 +247,16 @@ int run_solve(const CommonOptions& o) {
     io::MpccStart s = io::read_mpcc_start_file(o.start_file, size);
     start = std::move(s.w);
     start_duals = std::move(s.multipliers);
-    if (!o.quiet)
+    if (!o.quiet) {
       fmt::print("start: the MPCC point of {}{} (no initialization; the homotopy from σ = {:g})\n", o.start_file,
                  start_duals ? " and its multipliers" : "", oo.homotopy.sigma0);
+      if (std::isfinite(s.origin.sigma))
+        fmt::print("start: {} solved at σ = {:g}{}{}\n", s.origin.final ? "the point of a finished run," : "a checkpoint,",
+                   s.origin.sigma, s.origin.step.empty() ? "" : " (step " + s.origin.step + ")",
+                   s.origin.sigma != oo.homotopy.sigma0
+                       ? fmt::format("; -o homotopy.sigma0={:g} resumes there", s.origin.sigma)
+                       : std::string());
+    }
   }
   // The file's parameter continuation (docs/guide-ocp.md "Parameter continuation"); a --start
   // replaces it.
@@ -280,16 +291,31 @@ int run_solve(const CommonOptions& o) {
     if (continuation.empty()) print_step_header();
     solver.on_step = print_step;
   }
+  namespace fs = std::filesystem;
+  const std::string dir = o.out_dir.empty() ? default_out_dir(o.file) : o.out_dir;
+  const std::string start_path = (fs::path(dir) / "start.json").string();
+  // A checkpoint after every relaxed NLP that solved: a run stopped midway (hours, for the
+  // hopper) can be resumed from its last step with --start.
+  solver.on_checkpoint = [&](const mpcc::StepStats& st, const std::vector<double>& w, const nlp::Multipliers& m) {
+    io::write_text_file(start_path, io::mpcc_start_json(o.file, size, w, P.variable_names, &m,
+                                                        io::StartOrigin{st.sigma, step_label(st), false}));
+  };
   ocp::Result r = start.empty() ? solver.solve() : solver.solve_from(start, start_duals ? &*start_duals : nullptr);
   if (start_duals && !r.homotopy.duals0_used && !o.quiet)
     fmt::print("note: the multipliers of {} belong to another relaxed NLP (other constraints or options): the first "
                "step started without them\n",
                o.start_file);
   const io::SolveTotals total = io::totals(r, continuation);
-  std::string dir = o.out_dir.empty() ? default_out_dir(o.file) : o.out_dir;
-  namespace fs = std::filesystem;
-  io::write_text_file((fs::path(dir) / "start.json").string(),
-                      io::mpcc_start_json(o.file, size, r.w, P.variable_names, &r.homotopy.multipliers));
+  // The multipliers are those of the homotopy's last relaxed NLP that solved: its σ goes with them.
+  io::StartOrigin origin;
+  for (auto it = r.homotopy.steps.rbegin(); it != r.homotopy.steps.rend(); ++it)
+    if (!it->polish && !it->penalty && nlp::is_success(it->status)) {
+      origin.sigma = it->sigma;
+      origin.step = step_label(*it);
+      break;
+    }
+  io::write_text_file(start_path,
+                      io::mpcc_start_json(o.file, size, r.w, P.variable_names, &r.homotopy.multipliers, origin));
   if (file.time_freezing) {
     // Physical time (the clock), impacts and sanity checks; then the re-simulation check.
     const reformulate::TimeFrozenModel& model = file.time_freezing->frozen;

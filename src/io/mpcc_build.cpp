@@ -42,10 +42,18 @@ void write_text_file(const std::string& path, const std::string& text) {
   fs::path p(path);
   if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
   if (ec) throw Error("cannot create directory '" + p.parent_path().string() + "': " + ec.message());
-  std::ofstream out(path);
-  if (!out) throw Error("cannot write '" + path + "'");
-  out << text;
-  if (!out) throw Error("error while writing '" + path + "'");
+  // Written beside and renamed over the target, so that a reader (or a run stopped while writing
+  // a checkpoint) never sees half a file.
+  const std::string part = path + ".part";
+  {
+    std::ofstream out(part);
+    if (!out) throw Error("cannot write '" + part + "'");
+    out << text;
+    out.close();
+    if (!out) throw Error("error while writing '" + part + "'");
+  }
+  fs::rename(part, path, ec);
+  if (ec) throw Error("cannot rename '" + part + "' to '" + path + "': " + ec.message());
 }
 
 }  // namespace stasis::io

@@ -447,7 +447,8 @@ std::string events_csv(const std::vector<sim::Event>& events) {
 }
 
 std::string mpcc_start_json(const std::string& problem_file, const MpccSize& size, const std::vector<double>& w,
-                            const std::vector<std::string>& variable_names, const nlp::Multipliers* multipliers) {
+                            const std::vector<std::string>& variable_names, const nlp::Multipliers* multipliers,
+                            const StartOrigin& origin) {
   json j;
   j["format"] = "stasis MPCC start";
   j["problem"] = problem_file;
@@ -461,6 +462,9 @@ std::string mpcc_start_json(const std::string& problem_file, const MpccSize& siz
     j["multipliers"] = {{"constraints", numbers(multipliers->lambda_g)},
                         {"lower_bounds", numbers(multipliers->z_lower)},
                         {"upper_bounds", numbers(multipliers->z_upper)}};
+  if (std::isfinite(origin.sigma)) j["sigma"] = origin.sigma;
+  if (!origin.step.empty()) j["step"] = origin.step;
+  j["final"] = origin.final;
   return j.dump() + "\n";
 }
 
@@ -499,7 +503,21 @@ MpccStart read_mpcc_start_file(const std::string& path, const MpccSize& size) {
     }
     return v;
   };
-  MpccStart start{finite_numbers(values, "w"), std::nullopt};
+  MpccStart start{finite_numbers(values, "w"), std::nullopt, {}};
+  // The origin (optional: older files have none).
+  if (j.contains("sigma")) {
+    if (!j["sigma"].is_number() || !(j["sigma"].get<double>() >= 0) || !std::isfinite(j["sigma"].get<double>()))
+      throw Error(path + ": `sigma` must be a finite number >= 0 (the σ the point was solved at); delete it if unknown");
+    start.origin.sigma = j["sigma"].get<double>();
+  }
+  if (j.contains("step")) {
+    if (!j["step"].is_string()) throw Error(path + ": `step` must be a string (a step label such as \"5\" or \"i3\")");
+    start.origin.step = j["step"].get<std::string>();
+  }
+  if (j.contains("final")) {
+    if (!j["final"].is_boolean()) throw Error(path + ": `final` must be true or false");
+    start.origin.final = j["final"].get<bool>();
+  }
   if (j.contains("multipliers")) {
     const json& m = j["multipliers"];
     auto read = [&](const std::string& key) {

@@ -451,6 +451,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0, const 
     res.last_status = sr.status;
     if (!sr.message.empty()) res.message = sr.message;
     if (on_step) on_step(st);
+    if (on_checkpoint && !failed) on_checkpoint(st, wm, previous);
     ++i;
     if (!failed && !timeout && wants_polish(r) && try_polish()) r = res.residual;
     if (!failed && !timeout && !res.polished && wants_penalty(r) && try_penalty()) r = res.residual;

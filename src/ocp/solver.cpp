@@ -150,7 +150,17 @@ Result Solver::solve_initialized(std::vector<double> w0, const std::vector<doubl
     flagged.initialization = true;
     on_step(flagged);
   };
+  p.homotopy->on_checkpoint = [this, &p, &w0](const mpcc::StepStats& s, const std::vector<double>& w,
+                                              const nlp::Multipliers&) {
+    if (!on_checkpoint) return;
+    mpcc::StepStats flagged = s;
+    flagged.initialization = true;
+    std::vector<double> w_main = w0;
+    discretize::transfer_solution(p.tr, w, impl_->tr, w_main);
+    on_checkpoint(flagged, w_main, nlp::Multipliers{});
+  };
   mpcc::Result first = p.homotopy->solve(w1);
+  p.homotopy->on_checkpoint = nullptr;  // it refers to this call's w0
   for (auto& st : first.steps) st.initialization = true;
   // A phase 1 that did not reach sigma_final still leaves its last good iterate: a better start
   // than the nominal guess it began from.
@@ -167,6 +177,7 @@ Result Solver::solve_from(const std::vector<double>& w0, const nlp::Multipliers*
   auto t0 = Clock::now();
   mpcc::Homotopy& h = *impl_->homotopy;
   h.on_step = on_step;
+  h.on_checkpoint = on_checkpoint;
   Result r = unpack(h.solve(w0, h.options().sigma0, duals0));
   r.solve_time_s = std::chrono::duration<double>(Clock::now() - t0).count();
   r.construction_time_s = impl_->construction_time;

@@ -140,12 +140,19 @@ TEST(CliTimeFrozenOcp, SolveStartsFromAnEarlierStartJson) {
   EXPECT_NE(std::find(names.begin(), names.end(), "s5"), names.end());
   EXPECT_NE(std::find(names.begin(), names.end(), "fe4.2.h"), names.end());
   EXPECT_GT(start["n_pairs"].get<int>(), 0);
+  // Its origin: the σ and step of the last relaxed NLP that solved (the multipliers' NLP), and a
+  // finished run's file (docs/results.md "start.json").
+  const auto& last_step = first["solver"]["homotopy"].back();
+  EXPECT_EQ(start["sigma"].get<double>(), last_step["sigma"].get<double>());
+  EXPECT_EQ(start["step"], std::to_string(first["solver"]["homotopy"].size() - 1));
+  EXPECT_EQ(start["final"], true);
 
   const std::string out2 = temp_dir("bounce_start_second");
   CliRun r2 = run("solve " + bounce() + " -o ocp.stages=5 -o ocp.validate=false -o homotopy.sigma0=1e-9 --start " +
                   out + "/start.json --out " + out2);
   ASSERT_EQ(r2.exit_code, 0) << r2.output;
   EXPECT_NE(r2.output.find("start: the MPCC point of " + out + "/start.json"), std::string::npos) << r2.output;
+  EXPECT_NE(r2.output.find("start: the point of a finished run, solved at σ = "), std::string::npos) << r2.output;
   const auto second = read_json(out2 + "/result.json");
   EXPECT_EQ(second["status"], "converged");
   EXPECT_EQ(second["solver"]["nlp_solves"], 1);
@@ -210,6 +217,14 @@ TEST(CliTimeFrozenOcp, SolveStartsFromAnEarlierStartJson) {
   EXPECT_NE(nan_dual.output.find("bad_duals.json: entry 2 of multipliers.upper_bounds is not a finite number"),
             std::string::npos)
       << nan_dual.output;
+  auto bad_sigma = start;
+  bad_sigma["sigma"] = "small";
+  const std::string bad_sigma_path = out + "/bad_sigma.json";
+  std::ofstream(bad_sigma_path) << bad_sigma.dump();
+  CliRun odd_sigma = run("solve " + bounce() + " -o ocp.stages=5 -q --start " + bad_sigma_path + " --out " + out2);
+  EXPECT_EQ(odd_sigma.exit_code, 2) << odd_sigma.output;
+  EXPECT_NE(odd_sigma.output.find("bad_sigma.json: `sigma` must be a finite number >= 0"), std::string::npos)
+      << odd_sigma.output;
   CliRun other = run("solve " + bounce() + " -o ocp.stages=5 -q --start " + out + "/result.json --out " + out2);
   EXPECT_EQ(other.exit_code, 2) << other.output;
   EXPECT_NE(other.output.find("result.json: not a start file"), std::string::npos) << other.output;

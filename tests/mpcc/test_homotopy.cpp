@@ -547,3 +547,52 @@ TEST(Homotopy, MultipliersOfAnEarlierSolveStartTheFirstStep) {
   EXPECT_FALSE(ignored.duals0_used);
   EXPECT_EQ(ignored.nlp_iterations, without.nlp_iterations);
 }
+
+// on_checkpoint: after every relaxed NLP that solved, the point and that NLP's multipliers; the
+// last checkpoint of a converged solve is its result (w, multipliers), and resuming from it with
+// solve(w, σ, &multipliers) needs no more IPOPT iterations than the step that wrote it took
+// from the previous σ (not_s_stationary_problem, converging without a polish).
+TEST(Homotopy, CheckpointsAreTheStepsThatSolved) {
+  Problem p = not_s_stationary_problem();
+  Homotopy h(p);
+  std::vector<StepStats> steps;
+  std::vector<std::vector<double>> points;
+  nlp::Multipliers last;
+  h.on_checkpoint = [&](const StepStats& st, const std::vector<double>& w, const nlp::Multipliers& m) {
+    steps.push_back(st);
+    points.push_back(w);
+    last = m;
+  };
+  const Result r = h.solve();
+  ASSERT_TRUE(r.converged) << r.message;
+  ASSERT_FALSE(r.polished);
+  ASSERT_EQ(steps.size(), r.steps.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    EXPECT_EQ(steps[i].sigma, r.steps[i].sigma) << i;
+    EXPECT_EQ(points[i].size(), p.n_variables()) << i;
+  }
+  EXPECT_EQ(points.back(), r.w);
+  EXPECT_EQ(last.lambda_g, r.multipliers.lambda_g);
+  EXPECT_EQ(last.z_lower, r.multipliers.z_lower);
+  h.on_checkpoint = nullptr;
+  const Result resumed = h.solve(points.back(), steps.back().sigma, &last);
+  EXPECT_TRUE(resumed.duals0_used);
+  ASSERT_TRUE(resumed.converged) << resumed.message;
+  EXPECT_LE(resumed.nlp_iterations, r.steps.back().iterations);
+  for (std::size_t i = 0; i < r.w.size(); ++i) EXPECT_NEAR(resumed.w[i], r.w[i], 1e-6) << i;
+}
+
+// A step whose NLP failed is no checkpoint: ralph2 stopped by max_iter 1 (each NLP at its limit).
+TEST(Homotopy, NoCheckpointForAFailedStep) {
+  Problem p = ralph2();
+  HomotopyOptions o;
+  o.max_iter = 1;
+  o.max_steps = 2;
+  Homotopy h(p, o);
+  int checkpoints = 0;
+  h.on_checkpoint = [&](const StepStats&, const std::vector<double>&, const nlp::Multipliers&) { ++checkpoints; };
+  const Result r = h.solve();
+  ASSERT_FALSE(r.steps.empty());
+  for (const StepStats& st : r.steps) ASSERT_FALSE(nlp::is_success(st.status));
+  EXPECT_EQ(checkpoints, 0);
+}

@@ -273,6 +273,33 @@ TEST(Ocp, RelaxedInitializationReachesTheR3Optimum) {
   EXPECT_EQ(std::string(ocp::to_string(o.initialization.method)), "relaxed");
 }
 
+// Solver::on_checkpoint: every solved step of phase 1 (flagged, its point in the homotopy's
+// variables, no multipliers: they belong to phase 1's NLP) and of the homotopy (with the
+// multipliers); the last one is the result (R3 as above: 4 phase-1 steps).
+TEST(Ocp, CheckpointsCoverPhaseOneAndTheHomotopy) {
+  reformulate::Dcs dcs = sign_system(-1.4);
+  ocp::Solver solver(dcs, r3_spec(dcs), relaxed_r3_options());
+  std::vector<mpcc::StepStats> steps;
+  std::vector<std::vector<double>> points;
+  std::vector<std::size_t> multiplier_sizes;
+  solver.on_checkpoint = [&](const mpcc::StepStats& st, const std::vector<double>& w, const nlp::Multipliers& m) {
+    steps.push_back(st);
+    points.push_back(w);
+    multiplier_sizes.push_back(m.lambda_g.size());
+  };
+  ocp::Result r = solver.solve();
+  ASSERT_TRUE(r.converged) << r.message;
+  ASSERT_EQ(steps.size(), r.initialization.steps.size() + r.homotopy.steps.size());
+  const std::size_t n_phase1 = r.initialization.steps.size();
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    EXPECT_EQ(steps[i].initialization, i < n_phase1) << i;
+    EXPECT_EQ(points[i].size(), solver.transcription().problem.n_variables()) << i;
+    EXPECT_EQ(multiplier_sizes[i] > 0, i >= n_phase1) << i;
+  }
+  EXPECT_NEAR(steps[n_phase1 - 1].sigma, 1e-3, 1e-12);
+  EXPECT_EQ(points.back(), r.w);
+}
+
 // InitializationOptions::tol is phase 1's own IPOPT tolerance: a loose one ends each phase-1
 // step earlier (fewer IPOPT iterations than with the homotopy's 1e-12), and the homotopy after it,
 // at its own tolerance, still reaches the R3 optimum (fesd.md R3, 1e-6).

@@ -12,7 +12,8 @@ namespace stasis::io {
 /// pair names are the expressions as written, so solver messages quote the user's text.
 mpcc::Problem build_mpcc(const MpccFile& file);
 
-/// Writes text to path, creating parent directories; throws stasis::Error with the path on failure.
+/// Writes text to path (through path + ".part", renamed over it, so the file is never seen half
+/// written), creating parent directories; throws stasis::Error with the path on failure.
 void write_text_file(const std::string& path, const std::string& text);
 
 }  // namespace stasis::io

@@ -1,5 +1,6 @@
 #pragma once
 // Result files of `mpcc`, `simulate` and `solve` runs: result.json (PROBLEM_FORMAT.md) and CSV.
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -48,6 +49,14 @@ std::string impacts_csv(const sim::PhysicalTrajectory& physical);
 struct MpccSize {
   std::size_t variables = 0, constraints = 0, pairs = 0;
 };
+/// Where a start.json's point comes from (its `sigma`, `step` and `final`).
+struct StartOrigin {
+  /// σ of the relaxed NLP whose multipliers the file holds (and whose solution w is, unless a
+  /// polish or penalty finish followed); NaN: not written.
+  double sigma = std::numeric_limits<double>::quiet_NaN();
+  std::string step;   ///< that step's label in the progress table ("i3" in phase 1, "5"); empty: not written
+  bool final = true;  ///< false: a checkpoint, written after a step of a run that was still going
+};
 /// start.json of a `solve` run (docs/results.md "start.json"): the MPCC point the run ended at
 /// (every variable of the transcription), for `stasis solve --start`, with the variables' names
 /// (written when `variable_names` has one name per entry of `w`).
@@ -55,11 +64,13 @@ struct MpccSize {
 /// non-empty) a later --start can warm-start IPOPT's duals too.
 std::string mpcc_start_json(const std::string& problem_file, const MpccSize& size, const std::vector<double>& w,
                             const std::vector<std::string>& variable_names = {},
-                            const nlp::Multipliers* multipliers = nullptr);
-/// A start.json as read: the MPCC point and, if the file has them, the multipliers.
+                            const nlp::Multipliers* multipliers = nullptr, const StartOrigin& origin = {});
+/// A start.json as read: the MPCC point, the multipliers if the file has them, and its origin
+/// (sigma NaN and step empty if the file does not say, as in files written before these fields).
 struct MpccStart {
   std::vector<double> w;
   std::optional<nlp::Multipliers> multipliers;
+  StartOrigin origin;
 };
 /// Reads a start.json for a problem of the given size. Throws stasis::Error naming the file and
 /// what is wrong: not JSON, no `w`, a non-finite entry (with its index), or a different number of

@@ -78,6 +78,12 @@ class Homotopy {
 
   /// Called after every homotopy step (progress lines).
   std::function<void(const StepStats&)> on_step;
+  /// Called after every relaxed NLP that solved (not after polishing or penalty-finish solves),
+  /// after on_step, with that step, the MPCC point it reached (as Result::w) and the relaxed NLP's
+  /// multipliers (as Result::multipliers): a checkpoint from which solve(w, step.sigma,
+  /// &multipliers) resumes, e.g. after a long run was stopped.
+  std::function<void(const StepStats&, const std::vector<double>& w, const nlp::Multipliers& multipliers)>
+      on_checkpoint;
 
   /// Solve from the problem's start point (or from w0, of length n_variables of the MPCC).
   Result solve();

@@ -116,6 +116,12 @@ class Solver {
   Solver(const reformulate::Dcs& dcs, const discretize::OcpSpec& spec, const Options& options);
   ~Solver();
   std::function<void(const mpcc::StepStats&)> on_step;
+  /// After every relaxed NLP that solved (mpcc::Homotopy::on_checkpoint): the step, the point in
+  /// this problem's MPCC variables (also for phase-1 steps, whose point is carried over as the
+  /// homotopy's start is) and the relaxed NLP's multipliers (empty for phase-1 steps: they belong
+  /// to phase 1's NLP). solve_from(w, &multipliers) with homotopy.sigma0 = step.sigma resumes there.
+  std::function<void(const mpcc::StepStats&, const std::vector<double>& w, const nlp::Multipliers& multipliers)>
+      on_checkpoint;
   /// Solve from the nominal initial guess (states at x0, controls at their start values), after
   /// the phase-1 initialization if options.initialization asks for one.
   Result solve();
