@@ -296,9 +296,17 @@ int run_solve(const CommonOptions& o) {
   const std::string start_path = (fs::path(dir) / "start.json").string();
   // A checkpoint after every relaxed NLP that solved: a run stopped midway (hours, for the
   // hopper) can be resumed from its last step with --start.
+  // A checkpoint that cannot be written does not stop the run: one warning, then no more tries.
+  bool checkpoints = true;
   solver.on_checkpoint = [&](const mpcc::StepStats& st, const std::vector<double>& w, const nlp::Multipliers& m) {
-    io::write_text_file(start_path, io::mpcc_start_json(o.file, size, w, P.variable_names, &m,
-                                                        io::StartOrigin{st.sigma, step_label(st), false}));
+    if (!checkpoints) return;
+    try {
+      io::write_text_file(start_path, io::mpcc_start_json(o.file, size, w, P.variable_names, &m,
+                                                          io::StartOrigin{st.sigma, step_label(st), false}));
+    } catch (const Error& e) {
+      checkpoints = false;
+      fmt::print(stderr, "warning: no checkpoints: {}\n", e.what());
+    }
   };
   ocp::Result r = start.empty() ? solver.solve() : solver.solve_from(start, start_duals ? &*start_duals : nullptr);
   if (start_duals && !r.homotopy.duals0_used && !o.quiet)
