@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -121,6 +122,23 @@ TEST(CliTimeFrozenOcp, SolveWritesPhysicalTimeAndValidation) {
 // solve --start: every solve writes start.json (its MPCC point); a solve of the same problem from
 // it at σ0 = 1e-9 needs one NLP and returns the same optimum (to 1e-7, the homotopy's last σ
 // moved by 1e-9 at most). A start of another discretization, or a corrupted one, is an input error.
+// A checkpoint that cannot be written (here start.json is a directory) warns once and the
+// homotopy goes on to its last step; the final start.json then cannot be written either, an
+// error (exit 2). The time-optimal bounce, 5 stages: σ = 1 … 1e-9 in 10 steps.
+TEST(CliTimeFrozenOcp, UnwritableCheckpointWarnsOnceAndTheRunGoesOn) {
+  const std::string out = temp_dir("bounce_unwritable_start");
+  std::filesystem::create_directories(out + "/start.json/blocker");
+  CliRun r = run("solve " + bounce() + " -o ocp.stages=5 -o ocp.validate=false --out " + out);
+  const std::string warning = "warning: no checkpoints: cannot rename";
+  const std::size_t at = r.output.find(warning);
+  EXPECT_NE(at, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find(warning, at + 1), std::string::npos) << r.output;  // once
+  // The homotopy went on after the first step's warning to its last step (σ = 1e-9, step 9).
+  EXPECT_NE(r.output.find("\n   9   1.00e-09", at), std::string::npos) << r.output;
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("stasis: cannot rename"), std::string::npos) << r.output;
+}
+
 TEST(CliTimeFrozenOcp, SolveStartsFromAnEarlierStartJson) {
   const std::string out = temp_dir("bounce_start_first");
   CliRun r = run("solve " + bounce() + " -o ocp.stages=5 -o ocp.validate=false -q --out " + out);
