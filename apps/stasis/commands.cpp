@@ -295,8 +295,8 @@ int run_solve(const CommonOptions& o) {
   const std::string dir = o.out_dir.empty() ? default_out_dir(o.file) : o.out_dir;
   const std::string start_path = (fs::path(dir) / "start.json").string();
   // A checkpoint after every relaxed NLP that solved: a run stopped midway (hours, for the
-  // hopper) can be resumed from its last step with --start.
-  // A checkpoint that cannot be written does not stop the run: one warning, then no more tries.
+  // hopper) can be resumed from its last step with --start. One that cannot be written does not
+  // stop the run: one warning, then no more tries.
   bool checkpoints = true;
   solver.on_checkpoint = [&](const mpcc::StepStats& st, const std::vector<double>& w, const nlp::Multipliers& m) {
     if (!checkpoints) return;
@@ -314,14 +314,13 @@ int run_solve(const CommonOptions& o) {
                "step started without them\n",
                o.start_file);
   const io::SolveTotals total = io::totals(r, continuation);
-  // The multipliers are those of the homotopy's last relaxed NLP that solved: its σ goes with them.
+  // The σ and step the multipliers belong to.
   io::StartOrigin origin;
-  for (auto it = r.homotopy.steps.rbegin(); it != r.homotopy.steps.rend(); ++it)
-    if (!it->polish && !it->penalty && nlp::is_success(it->status)) {
-      origin.sigma = it->sigma;
-      origin.step = step_label(*it);
-      break;
-    }
+  if (r.homotopy.multipliers_step >= 0) {
+    const mpcc::StepStats& st = r.homotopy.steps[static_cast<std::size_t>(r.homotopy.multipliers_step)];
+    origin.sigma = st.sigma;
+    origin.step = step_label(st);
+  }
   io::write_text_file(start_path,
                       io::mpcc_start_json(o.file, size, r.w, P.variable_names, &r.homotopy.multipliers, origin));
   if (file.time_freezing) {

@@ -423,6 +423,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0, const 
       polish_tried = false;
       penalty_tried = false;
       previous = sr.multipliers;
+      res.multipliers_step = static_cast<int>(res.steps.size());  // this step's record comes next
       have_previous = true;
     }
     timeout = sr.status == nlp::Status::MaxTime;

@@ -572,6 +572,7 @@ TEST(Homotopy, CheckpointsAreTheStepsThatSolved) {
     EXPECT_EQ(points[i].size(), p.n_variables()) << i;
   }
   EXPECT_EQ(points.back(), r.w);
+  EXPECT_EQ(r.multipliers_step, steps.back().step);
   EXPECT_EQ(last.lambda_g, r.multipliers.lambda_g);
   EXPECT_EQ(last.z_lower, r.multipliers.z_lower);
   h.on_checkpoint = nullptr;
@@ -595,4 +596,5 @@ TEST(Homotopy, NoCheckpointForAFailedStep) {
   ASSERT_FALSE(r.steps.empty());
   for (const StepStats& st : r.steps) ASSERT_FALSE(nlp::is_success(st.status));
   EXPECT_EQ(checkpoints, 0);
+  EXPECT_EQ(r.multipliers_step, -1);
 }

@@ -57,6 +57,9 @@ struct Result {
   nlp::Status last_status = nlp::Status::InternalError;
   std::vector<StepStats> steps;
   nlp::Multipliers multipliers;  ///< of the last relaxed NLP (for warm starts)
+  /// Index in steps of the relaxed NLP whose multipliers these are (its σ goes with them); -1 if
+  /// none.
+  int multipliers_step = -1;
   /// solve() was given multipliers (duals0) and the first step started from them.
   bool duals0_used = false;
   bool polished = false;  ///< w comes from a successful polishing solve
