@@ -565,7 +565,10 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
     sym::Vector upsilon;
     // The two families whose backward/forward sums enter υ: (λ, θ) Stewart, (λn, λp) Heaviside.
     sym::Vector famA_B, famA_F, famC_B, famC_F;
-    if (dcs.mode == reformulate::DcsMode::Stewart) {
+    // Stewart: υ = π^λ + π^θ. The step form reads (λn, λp) only ([FESD-H]), or with
+    // switch_indicator multipliers_and_alpha the same two families as Stewart with (λ, θ) =
+    // ([λn; λp], [α; 1 − α]) (nosnoc M-legacy), so that a sliding mode that goes on is no switch.
+    if (dcs.mode == reformulate::DcsMode::Stewart || opt.switch_indicator == SwitchIndicator::MultipliersAndAlpha) {
       sym::Vector sigma_tb = sum_of(thetas(Zb), n_c), sigma_tf = sum_of(thetas(Zf), n_c);
       famA_B = sigma_lb;
       famA_F = sigma_lf;

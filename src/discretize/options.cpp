@@ -40,6 +40,9 @@ const char* to_string(PathAt p) {
   return "?";
 }
 const char* to_string(SpuriousSwitches s) { return s == SpuriousSwitches::Ignore ? "ignore" : "detect"; }
+const char* to_string(SwitchIndicator s) {
+  return s == SwitchIndicator::MultipliersAndAlpha ? "multipliers_and_alpha" : "multipliers";
+}
 
 namespace {
 
@@ -107,6 +110,17 @@ std::vector<OptionInfo> make_table() {
                [](O& o, const std::string& v) { o.step_penalty = parse_number("step_penalty", v); }});
   t.push_back({"step_equilibration_sigma", "0.1", "σ of l2_relaxed_scaled: weight tanh(η/σ)",
                [](O& o, const std::string& v) { o.step_equilibration_sigma = parse_number("step_equilibration_sigma", v); }});
+  t.push_back({"switch_indicator", "multipliers",
+               "what η of the pairwise step equilibration (l2_relaxed, l2_relaxed_scaled, direct, "
+               "direct_complementarity, linear_complementarity) reads in dcs: step: multipliers (the λn, λp sums; "
+               "[FESD-H], nosnoc's default: a sliding mode counts as a switch, its element lengths stay free) or "
+               "multipliers_and_alpha (also the α, 1-α sums, nosnoc's legacy form: a sliding mode that goes on, "
+               "e.g. a foot in stance, ties the lengths; not with linear_complementarity); dcs: stewart always reads "
+               "its θ sums",
+               [](O& o, const std::string& v) {
+                 o.switch_indicator = parse_enum("switch_indicator", v,
+                                                 {SwitchIndicator::Multipliers, SwitchIndicator::MultipliersAndAlpha});
+               }});
   t.push_back({"exit_conditions", "false",
                "stasis extension: per element, λ must not start decreasing from a zero and θ extrapolated to the "
                "element end must be >= 0, which pins the exit from a sliding mode (FESD alone does not)",
@@ -161,6 +175,11 @@ void Options::validate() const {
     throw Error(std::string("option 'spurious_switches: ignore' weights the cross complementarity of each stage "
                             "point's θ, which cross_complementarity ") +
                 to_string(cross_complementarity) + " sums: use fe_stage or stage_stage");
+  if (switch_indicator == SwitchIndicator::MultipliersAndAlpha && dcs == reformulate::DcsMode::Step &&
+      step_equilibration == StepEquilibration::LinearComplementarity)
+    throw Error("option 'switch_indicator: multipliers_and_alpha' is not available with step_equilibration "
+                "linear_complementarity in dcs: step (its relaxed problems end infeasible on a sliding mode); use "
+                "direct, direct_complementarity, l2_relaxed or l2_relaxed_scaled, or dcs: stewart");
   if ((path_at == PathAt::StagePoints || path_at == PathAt::Dense) &&
       effective_representation() != Representation::Integral)
     throw Error(std::string("option 'path_at: ") + to_string(path_at) +

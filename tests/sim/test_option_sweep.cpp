@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "stasis/error.hpp"
 #include "stasis/sim/integrator.hpp"
 
 using namespace stasis;
@@ -87,4 +88,44 @@ TEST(OptionSweep, SimpleSwitchAndSlidingInEveryCombination) {
             }
     }
   EXPECT_GT(runs, 400);
+}
+
+// switch_indicator multipliers_and_alpha (fesd.md §3.4, nosnoc M-legacy's α sums): in the step
+// DCS a sliding mode that goes on is no switch, so every pairwise equilibration ties the lengths
+// of the elements that slide, and those before the switch; the switch stays at an element
+// boundary (T1: t = 1/3, x = 0 from then on, 1e-6), as the Stewart form's θ sums do. With the
+// default (λn, λp sums only) η is 0 on a sliding mode.
+TEST(OptionSweep, SwitchIndicatorWithAlphaTiesTheSlidingElements) {
+  for (StepEquilibration mode : {StepEquilibration::L2Relaxed, StepEquilibration::L2RelaxedScaled,
+                                 StepEquilibration::Direct, StepEquilibration::DirectComplementarity,
+                                 StepEquilibration::LinearComplementarity})
+  for (DcsMode dcs : {DcsMode::Step, DcsMode::Stewart}) {
+    // Stewart reads its θ sums anyway; in the step form linear_complementarity refuses the option.
+    if (dcs == DcsMode::Step && mode == StepEquilibration::LinearComplementarity) {
+      Options d;
+      d.dcs = dcs;
+      d.step_equilibration = mode;
+      d.switch_indicator = SwitchIndicator::MultipliersAndAlpha;
+      EXPECT_THROW(d.validate(), Error);
+      continue;
+    }
+    SCOPED_TRACE(std::string(to_string(mode)) + " " + reformulate::to_string(dcs));
+    sim::Options o;
+    o.horizon = M_PI / 4;
+    o.steps = 1;
+    o.discretization.dcs = dcs;
+    o.discretization.elements = 4;
+    o.discretization.step_equilibration = mode;
+    o.discretization.switch_indicator = SwitchIndicator::MultipliersAndAlpha;
+    sim::Result r = sim::simulate(scalar_switch(3.0, -1.0), o);
+    ASSERT_TRUE(r.converged) << r.message;
+    ASSERT_EQ(r.element_length.size(), 4u);
+    std::size_t at = 0;  // the element boundary at the switch
+    for (std::size_t n = 1; n < r.time.size(); ++n)
+      if (std::abs(r.time[n] - 1.0 / 3.0) < 1e-6) at = n;
+    ASSERT_GT(at, 0u) << "no element boundary at the switch";
+    EXPECT_NEAR(r.states.back()[0], 0.0, 1e-6);
+    const double before = (1.0 / 3.0) / static_cast<double>(at), after = (M_PI / 4 - 1.0 / 3.0) / static_cast<double>(4 - at);
+    for (std::size_t n = 0; n < 4; ++n) EXPECT_NEAR(r.element_length[n], n < at ? before : after, 1e-6) << "element " << n;
+  }
 }

@@ -44,12 +44,20 @@ constexpr int kDensePathPoints = 4;
 /// comp_relevance is 0 there): Detect puts it at an element boundary like every switch (nosnoc);
 /// Ignore weights the cross complementarity by the relevance, so it may fall inside an element.
 enum class SpuriousSwitches { Detect, Ignore };
+/// What the switch indicator η of the pairwise step equilibration (fesd.md §3.4) reads in the
+/// step DCS. Multipliers ([FESD-H], nosnoc M-new): υ from the λn and λp sums only, so a sliding
+/// mode (c = 0, both multipliers 0) counts as a switch and leaves the element lengths free.
+/// MultipliersAndAlpha (nosnoc M-legacy): the α and 1 − α sums enter as θ does in the Stewart
+/// form, so only an element boundary where a side is entered or left is a switch; a sliding mode
+/// that goes on (a foot in stance) ties the lengths. The Stewart form always uses its θ sums.
+enum class SwitchIndicator { Multipliers, MultipliersAndAlpha };
 
 const char* to_string(Representation);
 const char* to_string(CrossComplementarity);
 const char* to_string(StepEquilibration);
 const char* to_string(PathAt);
 const char* to_string(SpuriousSwitches);
+const char* to_string(SwitchIndicator);
 
 /// The `discretization:` options (PROBLEM_FORMAT.md), nosnoc M-new defaults (fesd.md §5.8).
 struct Options {
@@ -64,6 +72,7 @@ struct Options {
   double step_bounds = 1.0;       ///< γ_h: h ∈ [(1−γ_h) h0, (1+γ_h) h0]
   double step_penalty = 1.0;      ///< ρ_h
   double step_equilibration_sigma = 0.1;  ///< σ of l2_relaxed_scaled
+  SwitchIndicator switch_indicator = SwitchIndicator::Multipliers;  ///< η of the step DCS (see the enum)
   PathAt path_at = PathAt::StageEnds;
   /// stasis extension: conditions that pin the exit from a sliding mode (docs/guide-pss.md).
   bool exit_conditions = false;
