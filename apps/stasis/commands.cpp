@@ -339,6 +339,15 @@ int run_solve(const CommonOptions& o) {
       ocp::ValidationOptions vo;
       vo.steps_per_stage = file.validate_steps_per_stage;
       vo.transcription = &solver.transcription();
+      // The other form of the step DCS (lifted or dense) as a second integrator for the stages
+      // the file's form does not reproduce (ocp::ValidationOptions::alternative_model).
+      std::optional<reformulate::TimeFrozenModel> other_form;
+      if (oo.discretization.dcs == reformulate::DcsMode::Step) {
+        reformulate::TimeFreezingOptions other = file.time_freezing->options;
+        other.lifting = !other.lifting;
+        other_form = file.time_freezing->reformulated(other);
+        vo.alternative_model = &*other_form;
+      }
       v = ocp::validate(model, file.ocp, oo, r, p, vo);
     }
     io::write_text_file((fs::path(dir) / "result.json").string(),

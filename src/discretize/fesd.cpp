@@ -814,6 +814,7 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
       append(vars, range(map.u[ku], n_u));
       if (fesd) {
         I.h = P.add_variable(tag + ".h", std::max(h_lo, 0.0), h_up, h0);
+        if (mean_kind >= 0) I.param_h_nominal = P.add_parameter(tag + ".h_nominal", h0);
         vars.push_back(I.h);
         hs.push_back(I.h);
       }
@@ -856,7 +857,7 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
       }
       if (mean_kind >= 0)
         P.add_block(mean_kind, physical_steps ? std::vector<Index>{I.h, map.final_time} : std::vector<Index>{I.h},
-                    {map.param_h0, map.param_rho_h}, {}, {}, "step penalty " + tag);
+                    {I.param_h_nominal, map.param_rho_h}, {}, {}, "step penalty " + tag);
       // step equilibration with the previous element of this stage
       if (pairwise_equilibration && n > 0) {
         const FiniteElementIndex& B = map.fe[ku][nu - 1];

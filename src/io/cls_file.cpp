@@ -31,6 +31,35 @@ std::vector<std::string> TimeFreezingFile::physical_state_names() const {
   return std::get<model::JumpSystem>(model).state_names;
 }
 
+reformulate::TimeFrozenModel TimeFreezingFile::reformulated(const reformulate::TimeFreezingOptions& with) const {
+  // `t` (if used) is an extra last control that becomes the clock state.
+  reformulate::TimeFrozenModel frozen_model;
+  if (const model::Cls* c = cls()) {
+    model::Cls m = *c;
+    if (uses_time) {
+      m.u.push_back(time);
+      m.control_names.emplace_back("t");
+    }
+    frozen_model = reformulate::time_freezing(m, with);
+  } else {
+    model::JumpSystem m = *jump();
+    if (uses_time) {
+      m.u.push_back(time);
+      m.control_names.emplace_back("t");
+    }
+    frozen_model = reformulate::time_freezing(m, with);
+  }
+  model::Pss& pss = frozen_model.pss;
+  if (uses_time) {
+    pss.u.pop_back();
+    pss.control_names.pop_back();
+  }
+  if (frozen_model.clock < 0 || static_cast<std::size_t>(frozen_model.clock) != pss.n_x() - 1)
+    throw Error("internal error: the time-frozen model has no clock state last");
+  pss.x[static_cast<std::size_t>(frozen_model.clock)] = time;
+  return frozen_model;
+}
+
 std::vector<double> TimeFreezingFile::alpha_penalty() const {
   return frozen.alpha_penalty(settings.alpha_regularization);
 }
@@ -711,34 +740,12 @@ void read_time_frozen_model(const YamlDocument& doc, const MapEntry& kind, const
   read_time_freezing_section(doc, section, simulate, is_jump, stewart, ms.scope, tf);
   tf.uses_time = uses(dynamics, ms.time);
 
-  // Reformulate; `t` (if used) is an extra last control that becomes the clock state.
   try {
-    if (const model::Cls* c = tf.cls()) {
-      model::Cls m = *c;
-      if (tf.uses_time) {
-        m.u.push_back(ms.time);
-        m.control_names.emplace_back("t");
-      }
-      tf.frozen = reformulate::time_freezing(m, tf.options);
-    } else {
-      model::JumpSystem m = *tf.jump();
-      if (tf.uses_time) {
-        m.u.push_back(ms.time);
-        m.control_names.emplace_back("t");
-      }
-      tf.frozen = reformulate::time_freezing(m, tf.options);
-    }
+    tf.frozen = tf.reformulated(tf.options);
   } catch (const Error& e) {
     doc.fail(locate(e.what(), places, labels), e.what());
   }
   model::Pss& pss = tf.frozen.pss;
-  if (tf.uses_time) {
-    pss.u.pop_back();
-    pss.control_names.pop_back();
-  }
-  if (tf.frozen.clock < 0 || static_cast<std::size_t>(tf.frozen.clock) != pss.n_x() - 1)
-    doc.fail(kind.key_where, "internal error: the time-frozen model has no clock state last");
-  pss.x[static_cast<std::size_t>(tf.frozen.clock)] = ms.time;
   try {
     pss.validate();
   } catch (const Error& e) {

@@ -184,6 +184,22 @@ Result Solver::solve_from(const std::vector<double>& w0, const nlp::Multipliers*
   return r;
 }
 
+Result Solver::evaluate(const std::vector<double>& w) const {
+  const mpcc::Problem& P = impl_->tr.problem;
+  if (w.size() != P.n_variables())
+    throw Error("evaluate: the point has " + std::to_string(w.size()) + " entries, the MPCC has " +
+                std::to_string(P.n_variables()) + " variables");
+  mpcc::Result m;
+  m.w = w;
+  m.objective = P.objective(w);
+  m.residual = P.complementarity_residual(w);
+  m.converged = false;
+  m.message = "evaluated at a given point, not solved";
+  Result r = unpack(std::move(m));
+  r.construction_time_s = impl_->construction_time;
+  return r;
+}
+
 Result Solver::unpack(mpcc::Result m) const {
   const discretize::Transcription& tr = impl_->tr;
   const discretize::IndexMap& map = tr.map;

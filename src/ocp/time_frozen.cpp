@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 #include "stasis/error.hpp"
 #include "stasis/reformulate/dcs.hpp"
@@ -627,6 +628,9 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
     // motion, jump included, needs a speed of time (T/N)·m/L times the OCP's in a segment of m
     // stages; the bounds are scaled by that factor (the OCP's own bounds on its own grid).
     reformulate::Dcs dcs = reformulate::to_dcs(model.pss, options.discretization.dcs);
+    std::optional<reformulate::Dcs> alternative_dcs;
+    if (vo.alternative_model != nullptr)
+      alternative_dcs = reformulate::to_dcs(vo.alternative_model->pss, options.discretization.dcs);
     const double tol = 1e-6 * std::max(1.0, v.horizon);
     const double stage_numerical_length = spec.horizon / static_cast<double>(N);
     std::vector<double> y = r.states.front();
@@ -652,6 +656,20 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       so.discretization = options.discretization;
       so.discretization.elements *= static_cast<int>(next - k);  // the OCP's elements of the segment
       so.step_controls.assign(static_cast<std::size_t>(vo.steps_per_stage), r.controls[k]);
+      // On the OCP's own grid: where no switch pins an element length, the FESD equations leave it
+      // free, and the OCP chose it with its cost as a discretization choice (heuristic_mean only
+      // pulls it towards h0). The step then pulls towards the OCP's lengths instead (in its own
+      // numerical time, 1/factor times the OCP's), so both solve the same discrete equations there;
+      // switches still go where the dynamics put them.
+      if (vo.steps_per_stage == 1 && so.discretization.fesd &&
+          so.discretization.step_equilibration == discretize::StepEquilibration::HeuristicMean &&
+          r.element_length.size() == N * per) {
+        std::vector<double> lengths;
+        for (std::size_t i = k * per; i < next * per; ++i) lengths.push_back(r.element_length[i] / factor);
+        const double h0 = length / static_cast<double>(lengths.size()), gamma = so.discretization.step_bounds;
+        for (double& h : lengths) h = std::clamp(h, (1.0 - gamma) * h0, (1.0 + gamma) * h0);
+        so.step_nominal_lengths = {lengths};
+      }
       // Each step starts from its own guess, not from a phase-1 solution, so its homotopy runs
       // with the integrator's defaults (σ0 = 1, 500 IPOPT iterations per step, no penalty
       // finish) whatever the OCP's homotopy was tuned to after its phase 1 (the hopper's
@@ -678,6 +696,41 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       };
       sim::Result s = integrator.simulate(y);
       double d = deviation_at_end(s.states.back());
+      auto reproduced = [&] { return s.converged && d <= vo.reproduction_tolerance; };
+      // The model's other form (ValidationOptions::alternative_model) from the same start.
+      auto try_alternative = [&](const std::vector<double>& from) {
+        if (!alternative_dcs) return false;
+        sim::Integrator alternative(*alternative_dcs, so);
+        sim::Result sa = alternative.simulate(from);
+        const double da = deviation_at_end(sa.states.back());
+        if (!(sa.converged && da <= vo.reproduction_tolerance)) return false;
+        s = std::move(sa);
+        d = da;
+        return true;
+      };
+      bool by_alternative = !reproduced() && try_alternative(y);
+      // A start within reproduction_tolerance of the OCP's own stage start is the same state to
+      // the accuracy of both solutions (the OCP's continuity rows hold to IPOPT's tolerance), but
+      // a step that starts a hair off a switching surface (a normal velocity of 1e-9 in stance)
+      // must resolve a jump of that size at its very start, which its homotopy may not: then the
+      // step is tried again from the OCP's stage start (Validation::stages_resynchronized).
+      const std::vector<double>& ocp_start = r.states[k * per];
+      if (!reproduced() && y != ocp_start &&
+          max_abs_difference(without_clock(y, clock), without_clock(ocp_start, clock)) <= vo.reproduction_tolerance) {
+        sim::Result again = integrator.simulate(ocp_start);
+        const double d_again = deviation_at_end(again.states.back());
+        bool resynchronized = false;
+        if (again.converged && d_again <= vo.reproduction_tolerance) {
+          s = std::move(again);
+          d = d_again;
+          resynchronized = true;
+          by_alternative = false;
+        } else if (try_alternative(ocp_start)) {
+          resynchronized = by_alternative = true;
+        }
+        if (resynchronized) v.stages_resynchronized.push_back(static_cast<int>(k));
+      }
+      if (by_alternative) v.stages_by_alternative.push_back(static_cast<int>(k));
       // An open-loop step can have several discrete solutions (a robot balanced on a point foot
       // may stay, tip over or lift off; a bounce on a stage end), and the integrator's own
       // guesses may find another one than the OCP's, or none. With one step per stage (the same
@@ -751,6 +804,15 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
                 "): final state deviation " + num(v.final_state_deviation) + ", max deviation at stage ends " +
                 num(v.max_deviation_at_stage_ends) +
                 " (" + std::to_string(compared) + " segments compared)" +
+                (v.stages_by_alternative.empty()
+                     ? std::string()
+                     : "; stage(s) " + stage_list(v.stages_by_alternative) +
+                           " reproduced by the model's other form (lifted or dense)") +
+                (v.stages_resynchronized.empty()
+                     ? std::string()
+                     : "; stage(s) " + stage_list(v.stages_resynchronized) +
+                           " reproduced from the OCP's stage start (the re-simulated one within " +
+                           num(vo.reproduction_tolerance) + ")") +
                 (v.stages_from_ocp.empty()
                      ? std::string()
                      : "; stage(s) " + stage_list(v.stages_from_ocp) +

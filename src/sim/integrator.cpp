@@ -44,6 +44,28 @@ Integrator::Integrator(const reformulate::Dcs& dcs, const Options& options)
         throw Error("simulate: " + std::to_string(c.size()) + " control values of a step for " +
                     std::to_string(dcs.n_u()) + " controls");
   }
+  if (!options.step_nominal_lengths.empty()) {
+    if (!options.discretization.fesd ||
+        options.discretization.step_equilibration != discretize::StepEquilibration::HeuristicMean)
+      throw Error("simulate: nominal element lengths need FESD with step_equilibration heuristic_mean, not " +
+                  std::string(options.discretization.fesd ? to_string(options.discretization.step_equilibration)
+                                                          : "standard time stepping"));
+    if (options.step_nominal_lengths.size() != static_cast<std::size_t>(options.steps))
+      throw Error("simulate: nominal element lengths for " + std::to_string(options.step_nominal_lengths.size()) +
+                  " steps, but " + std::to_string(options.steps) + " steps");
+    const double h0 = options.horizon / options.steps / options.discretization.elements;
+    const double gamma = options.discretization.step_bounds;
+    for (const auto& lengths : options.step_nominal_lengths) {
+      if (lengths.size() != static_cast<std::size_t>(options.discretization.elements))
+        throw Error("simulate: " + std::to_string(lengths.size()) + " nominal element lengths of a step for " +
+                    std::to_string(options.discretization.elements) + " elements");
+      for (double h : lengths)
+        if (!(h >= (1.0 - gamma) * h0 * (1 - 1e-12) && h <= (1.0 + gamma) * h0 * (1 + 1e-12)))
+          throw Error("simulate: nominal element length " + std::to_string(h) + " outside the step bounds [" +
+                      std::to_string((1.0 - gamma) * h0) + ", " + std::to_string((1.0 + gamma) * h0) +
+                      "] (step_bounds " + std::to_string(gamma) + ")");
+    }
+  }
   Impl& d = *impl_;
   d.spec.horizon = options.horizon / options.steps;
   d.spec.stages = 1;
@@ -95,6 +117,13 @@ Result Integrator::simulate(const std::vector<double>& x0) {
 
   for (int step = 0; step < options_.steps; ++step) {
     if (!options_.step_controls.empty()) u = options_.step_controls[static_cast<std::size_t>(step)];
+    if (!options_.step_nominal_lengths.empty())  // heuristic_mean's targets (Options::step_nominal_lengths)
+      for (std::size_t n = 0; n < map.fe[0].size(); ++n) {
+        const mpcc::Index at = map.fe[0][n].param_h_nominal;
+        const double h = options_.step_nominal_lengths[static_cast<std::size_t>(step)][n];
+        d.tr.problem.parameter_values()[static_cast<std::size_t>(at)] = h;
+        nlp.set_parameter(at, h);
+      }
     // Element lengths for a predicted trajectory (samples at numerical times sample_s, clock last):
     // its segments are the maximal runs in which the clock runs or stands still (a frozen run of
     // fewer than kMinFrozen samples is the chattering of the explicit predictor in a contact phase,
@@ -234,8 +263,11 @@ Result Integrator::simulate(const std::vector<double>& x0) {
       // predicted trajectory's clock stops and starts again, so that a jump starts in its own
       // elements (FESD then only has to refine the switch points, not move a jump out of an element
       // it shares with flight or contact).
-      std::vector<double> h_guess(static_cast<std::size_t>(N_FE), h_nominal);
-      if (predict && kind == 3) {
+      const bool given = !options_.step_nominal_lengths.empty();
+      std::vector<double> h_guess =
+          given ? options_.step_nominal_lengths[static_cast<std::size_t>(step)]
+                : std::vector<double>(static_cast<std::size_t>(N_FE), h_nominal);
+      if (predict && kind == 3 && !given) {
         h_guess = aligned_element_lengths(sample_s, sample_x, s_guess, h_nominal);
         aligned = h_guess != std::vector<double>(static_cast<std::size_t>(N_FE), h_nominal);
       }
@@ -247,7 +279,7 @@ Result Integrator::simulate(const std::vector<double>& x0) {
       for (int n = 0; n < N_FE; ++n) {
         const auto& fe = map.fe[0][static_cast<std::size_t>(n)];
         const auto nn = static_cast<std::size_t>(n);
-        if (predict && fe.h >= 0) w[static_cast<std::size_t>(fe.h)] = h_guess[nn];
+        if ((predict || given) && fe.h >= 0) w[static_cast<std::size_t>(fe.h)] = h_guess[nn];
         for (int m = 0; m < n_s; ++m) {
           std::vector<double> ym =
               predict ? predicted(tau_start[nn] + c[static_cast<std::size_t>(m)] * h_guess[nn] * s_guess) : x;

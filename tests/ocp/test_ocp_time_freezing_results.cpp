@@ -180,6 +180,44 @@ TEST(OcpTimeFreezing, DroppedBallPhysicalTimeJumpAndValidation) {
   EXPECT_EQ(jv["max_path_violation_between_points"], 0.0);
 }
 
+// Where no switch pins an element length, the OCP chooses it with its cost (heuristic_mean only
+// pulls towards h0). The re-simulation steps on the OCP's own element lengths
+// (sim::Options::step_nominal_lengths), so each step solves the stage's equations on the same
+// grid. The drop with implicit Euler (Radau IIA, 1 stage: end states depend on the lengths at
+// first order), ρ_h = 1e-2 and lengths in [0.5, 1.5] h0: the OCP puts the flight stages' lengths
+// at their bounds (stage 0: h0/2, 3h0/2, h0). Measured: the flight stages 0-2 are reproduced to
+// 1.9e-6, 3.8e-6, 5.5e-6 (the lengths sit on their bounds, which both interior-point solves
+// approach to about 1e-6 relative; 1e-5 asserted); pulled to h0 instead, the steps ended 3.2e-3,
+// 6.3e-3, 9.2e-3 away. (The landing stage has another solution on the same grid with implicit
+// Euler; not asserted.) Solver::evaluate gives the solution's own figures back from its w.
+TEST(OcpTimeFreezing, ValidationStepsOnTheOcpsElementLengths) {
+  io::OcpFile file = io::read_ocp_string(
+      kDrop, "drop.yaml",
+      {"discretization.stages=1", "discretization.step_penalty=1e-2", "discretization.step_bounds=0.5"});
+  ocp::Options options{file.discretization, file.homotopy, file.initialization};
+  reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, options.discretization.dcs);
+  ocp::Solver solver(dcs, file.ocp, options);
+  const ocp::Result r = solver.solve();
+  ASSERT_TRUE(r.converged) << r.message;
+  ASSERT_EQ(r.element_length.size(), 18u);
+  EXPECT_NEAR(r.element_length[0], 0.5 / 30, 1e-4);
+  EXPECT_NEAR(r.element_length[1], 1.5 / 30, 1e-4);
+  const reformulate::TimeFrozenModel& model = file.time_freezing->frozen;
+  const ocp::PhysicalResult p = ocp::recover_physical(model, r);
+  const ocp::Validation v = ocp::validate(model, file.ocp, options, r, p);
+  ASSERT_TRUE(v.resimulated) << v.message;
+  ASSERT_EQ(v.stage_end_deviation.size(), 6u);
+  for (std::size_t k = 0; k < 3; ++k) EXPECT_LT(v.stage_end_deviation[k], 1e-5) << "stage " << k << ": " << v.message;
+
+  const ocp::Result e = solver.evaluate(r.w);
+  EXPECT_FALSE(e.converged);
+  EXPECT_NEAR(e.objective, r.objective, 1e-12 * std::max(1.0, std::abs(r.objective)));
+  EXPECT_NEAR(e.residual, r.residual, 1e-15);
+  EXPECT_EQ(e.states, r.states);
+  EXPECT_EQ(e.element_length, r.element_length);
+  EXPECT_THROW(solver.evaluate(std::vector<double>(3, 0.0)), Error);
+}
+
 // Between the physical points the validation checks each element's collocation polynomial. A path
 // constraint that holds at every point but not inside the first element: 1e4 (q − q*)² ≥ δ, with q*
 // the polynomial's value at θ = 0.4, one of the 4 points checked (θ = 0.2, 0.4, 0.6, 0.8). Radau

@@ -157,6 +157,9 @@ struct FiniteElementIndex {
   std::vector<mpcc::Index> V;         ///< differential representation: stage derivatives
   mpcc::Index x_end = -1;             ///< first index of the FE-end state
   mpcc::Index z_end = -1;             ///< boundary algebraics (rbp schemes), first index
+  /// Parameter: heuristic_mean's nominal length of this element (h0 unless changed, e.g. by
+  /// sim::Options::step_nominal_lengths); -1 unless step_equilibration is heuristic_mean.
+  mpcc::Index param_h_nominal = -1;
 };
 
 struct IndexMap {

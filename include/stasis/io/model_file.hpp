@@ -74,6 +74,10 @@ struct TimeFreezingFile {
   /// The weights settings.alpha_regularization gives for `frozen` (one per switching function;
   /// empty if off or not applicable).
   std::vector<double> alpha_penalty() const;
+  /// The model reformulated with other options (e.g. the dense form of a lifted one, for
+  /// ocp::ValidationOptions::alternative_model), as the reader builds `frozen` (the clock is `time`);
+  /// its x0 is the model's as read. Throws stasis::Error.
+  reformulate::TimeFrozenModel reformulated(const reformulate::TimeFreezingOptions& with) const;
   /// The reformulation (reformulate::time_freezing); frozen.pss is the file's model.pss (with the
   /// file's x0, also after ocp.initial starts).
   reformulate::TimeFrozenModel frozen;

@@ -133,6 +133,10 @@ class Solver {
   /// multipliers) for the first homotopy step (mpcc::Homotopy::solve; ignored if they do not fit,
   /// Result::homotopy.duals0_used says).
   Result solve_from(const std::vector<double>& w0, const nlp::Multipliers* duals0);
+  /// A given MPCC point (e.g. an earlier solution's w) as a Result, without solving: the objective
+  /// and complementarity residual at it, converged false (to validate or report an old point with
+  /// new code). Throws stasis::Error if its size is not the MPCC's.
+  Result evaluate(const std::vector<double>& w) const;
   const discretize::Transcription& transcription() const;
   const discretize::OcpSpec& spec() const { return spec_; }
   const Options& options() const { return options_; }

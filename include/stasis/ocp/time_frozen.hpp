@@ -87,6 +87,12 @@ struct ValidationOptions {
   /// (Validation::stages_from_ocp; such stages fail the verdict, but the later ones are still
   /// compared instead of following a diverged open-loop state).
   const discretize::Transcription* transcription = nullptr;
+  /// Another form of the same model (io::TimeFreezingFile::reformulated, e.g. the dense form of
+  /// the lifted one `stasis simulate` uses), optional: where the model's own step does not
+  /// reproduce a stage, a step of this one is tried before the OCP's motion is checked
+  /// (Validation::stages_by_alternative). The two forms have the same solutions, but the
+  /// integrator's homotopy may reach different ones of an open-loop step that has several.
+  const reformulate::TimeFrozenModel* alternative_model = nullptr;
 };
 
 struct Validation {
@@ -123,6 +129,13 @@ struct Validation {
   /// so `passed` is false. ocp_stage_violation: the largest
   /// violation of the step's rows, bounds and pair signs by those motions.
   std::vector<int> stages_from_ocp;
+  /// Stages reproduced by ValidationOptions::alternative_model's step where the model's own did
+  /// not (they pass).
+  std::vector<int> stages_by_alternative;
+  /// Stages reproduced only from the OCP's own stage start, where the re-simulated start was
+  /// within reproduction_tolerance of it but the step from there did not reproduce the stage (a
+  /// start a hair off a switching surface; they pass).
+  std::vector<int> stages_resynchronized;
   double ocp_stage_violation = 0.0;
   /// For each of stages_from_ocp, what the integrator's step did on its own: whether it
   /// converged, how far its end state is from the OCP's (NaN if it did not converge), and the

@@ -30,6 +30,13 @@ struct Options {
   /// Control values per step (size `steps`, each of size n_u): step k holds step_controls[k]
   /// constant. Empty = `controls` in every step. (Re-simulating piecewise constant OCP controls.)
   std::vector<std::vector<double>> step_controls;
+  /// Nominal element lengths per step (size `steps`, each of size discretization.elements, in
+  /// numerical time, each within the step bounds): the lengths heuristic_mean pulls towards instead
+  /// of the equal h0, and the lengths of every initial guess. Where a switch pins no length, the
+  /// discrete equations leave the lengths free and the step ends on this grid; switches still go
+  /// where the dynamics put them. Empty = h0. Needs step_equilibration heuristic_mean. (ocp::validate
+  /// re-simulates an OCP's stages on the OCP's own element lengths this way.)
+  std::vector<std::vector<double>> step_nominal_lengths;
   /// Time-frozen models (a clock state): bounds and start of the speed of time per step. Each step
   /// advances the clock by exactly horizon/steps; a step holding a jump needs
   /// upper·(horizon/steps) >= horizon/steps + τ_jump.
