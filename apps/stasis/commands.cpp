@@ -339,10 +339,11 @@ int run_solve(const CommonOptions& o) {
       ocp::ValidationOptions vo;
       vo.steps_per_stage = file.validate_steps_per_stage;
       vo.transcription = &solver.transcription();
-      // The other form of the step DCS (lifted or dense) as a second integrator for the stages
-      // the file's form does not reproduce (ocp::ValidationOptions::alternative_model).
+      // The other form of the step DCS (lifted or dense; inelastic cls models only, the others
+      // are not lifted) as a second integrator for the stages the file's form does not
+      // reproduce (ocp::ValidationOptions::alternative_model).
       std::optional<reformulate::TimeFrozenModel> other_form;
-      if (oo.discretization.dcs == reformulate::DcsMode::Step) {
+      if (oo.discretization.dcs == reformulate::DcsMode::Step && file.time_freezing->is_cls() && !model.elastic) {
         reformulate::TimeFreezingOptions other = file.time_freezing->options;
         other.lifting = !other.lifting;
         other_form = file.time_freezing->reformulated(other);

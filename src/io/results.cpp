@@ -385,7 +385,7 @@ std::string time_frozen_ocp_result_json(const OcpFile& file, const ocp::Result& 
                        {"max_path_violation", number(v.max_path_violation)},
                        {"path_violation_where", v.path_violation_where},
                        {"stages_from_ocp", v.stages_from_ocp},
-                       {"stages_by_alternative_form", v.stages_by_alternative},
+                       {"stages_by_alternative_form", v.stages_by_alternative_form},
                        {"stages_resynchronized", v.stages_resynchronized},
                        {"ocp_stage_violation", number(v.ocp_stage_violation)},
                        {"not_reproduced", not_reproduced},

@@ -730,7 +730,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
         }
         if (resynchronized) v.stages_resynchronized.push_back(static_cast<int>(k));
       }
-      if (by_alternative) v.stages_by_alternative.push_back(static_cast<int>(k));
+      if (by_alternative) v.stages_by_alternative_form.push_back(static_cast<int>(k));
       // An open-loop step can have several discrete solutions (a robot balanced on a point foot
       // may stay, tip over or lift off; a bounce on a stage end), and the integrator's own
       // guesses may find another one than the OCP's, or none. With one step per stage (the same
@@ -804,9 +804,9 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
                 "): final state deviation " + num(v.final_state_deviation) + ", max deviation at stage ends " +
                 num(v.max_deviation_at_stage_ends) +
                 " (" + std::to_string(compared) + " segments compared)" +
-                (v.stages_by_alternative.empty()
+                (v.stages_by_alternative_form.empty()
                      ? std::string()
-                     : "; stage(s) " + stage_list(v.stages_by_alternative) +
+                     : "; stage(s) " + stage_list(v.stages_by_alternative_form) +
                            " reproduced by the model's other form (lifted or dense)") +
                 (v.stages_resynchronized.empty()
                      ? std::string()

@@ -218,6 +218,38 @@ TEST(OcpTimeFreezing, ValidationStepsOnTheOcpsElementLengths) {
   EXPECT_THROW(solver.evaluate(std::vector<double>(3, 0.0)), Error);
 }
 
+// ValidationOptions::alternative_model: where the model's own step does not reproduce a stage, a
+// step of the other model is tried and taken if it does (Validation::stages_by_alternative_form).
+// Here the "own" model is deliberately another one, the floor 1 cm lower (gap q + 0.01): its
+// flight stages agree with the OCP's, but it lands later and does not rest at q = 0, so from the
+// landing stage on only the OCP's own model, given as the alternative, reproduces the stages.
+TEST(OcpTimeFreezing, ValidationTriesTheAlternativeModel) {
+  Solved s = solve_drop();
+  const ocp::Result& r = s.result;
+  ASSERT_TRUE(r.converged) << r.message;
+  std::string lower_floor = kDrop;
+  const std::string gap = "{name: floor, gap: q}";
+  lower_floor.replace(lower_floor.find(gap), gap.size(), "{name: floor, gap: q + 0.01}");
+  const io::OcpFile other = io::read_ocp_string(lower_floor, "drop_lower_floor.yaml");
+  const reformulate::TimeFrozenModel& model = s.file.time_freezing->frozen;
+  const reformulate::TimeFrozenModel& wrong = other.time_freezing->frozen;
+  const ocp::PhysicalResult p = ocp::recover_physical(model, r);
+
+  const ocp::Validation alone = ocp::validate(wrong, s.file.ocp, s.options, r, p);
+  EXPECT_FALSE(alone.passed) << alone.message;
+  EXPECT_GT(alone.final_state_deviation, 1e-3) << alone.message;
+
+  ocp::ValidationOptions vo;
+  vo.alternative_model = &model;
+  const ocp::Validation v = ocp::validate(wrong, s.file.ocp, s.options, r, p, vo);
+  EXPECT_TRUE(v.passed) << v.message;
+  EXPECT_LT(v.final_state_deviation, 1e-6) << v.message;
+  ASSERT_FALSE(v.stages_by_alternative_form.empty()) << v.message;
+  EXPECT_EQ(v.stages_by_alternative_form.back(), 5) << v.message;  // resting on the floor to the end
+  for (int k : v.stages_by_alternative_form) EXPECT_GE(k, 3) << v.message;  // not the flight (landing at t ≈ 0.44)
+  EXPECT_NE(v.message.find("reproduced by the model's other form"), std::string::npos) << v.message;
+}
+
 // Between the physical points the validation checks each element's collocation polynomial. A path
 // constraint that holds at every point but not inside the first element: 1e4 (q − q*)² ≥ δ, with q*
 // the polynomial's value at θ = 0.4, one of the 4 points checked (θ = 0.2, 0.4, 0.6, 0.8). Radau

@@ -90,7 +90,7 @@ struct ValidationOptions {
   /// Another form of the same model (io::TimeFreezingFile::reformulated, e.g. the dense form of
   /// the lifted one `stasis simulate` uses), optional: where the model's own step does not
   /// reproduce a stage, a step of this one is tried before the OCP's motion is checked
-  /// (Validation::stages_by_alternative). The two forms have the same solutions, but the
+  /// (Validation::stages_by_alternative_form). The two forms have the same solutions, but the
   /// integrator's homotopy may reach different ones of an open-loop step that has several.
   const reformulate::TimeFrozenModel* alternative_model = nullptr;
 };
@@ -131,7 +131,7 @@ struct Validation {
   std::vector<int> stages_from_ocp;
   /// Stages reproduced by ValidationOptions::alternative_model's step where the model's own did
   /// not (they pass).
-  std::vector<int> stages_by_alternative;
+  std::vector<int> stages_by_alternative_form;
   /// Stages reproduced only from the OCP's own stage start, where the re-simulated start was
   /// within reproduction_tolerance of it but the step from there did not reproduce the stage (a
   /// start a hair off a switching surface; they pass).
