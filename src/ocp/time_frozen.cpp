@@ -697,11 +697,13 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       sim::Result s = integrator.simulate(y);
       double d = deviation_at_end(s.states.back());
       auto reproduced = [&] { return s.converged && d <= vo.reproduction_tolerance; };
-      // The model's other form (ValidationOptions::alternative_model) from the same start.
+      // The model's other form (ValidationOptions::alternative_model) from the same start; its
+      // integrator is built once per segment, when first needed.
+      std::optional<sim::Integrator> alternative;
       auto try_alternative = [&](const std::vector<double>& from) {
         if (!alternative_dcs) return false;
-        sim::Integrator alternative(*alternative_dcs, so);
-        sim::Result sa = alternative.simulate(from);
+        if (!alternative) alternative.emplace(*alternative_dcs, so);
+        sim::Result sa = alternative->simulate(from);
         const double da = deviation_at_end(sa.states.back());
         if (!(sa.converged && da <= vo.reproduction_tolerance)) return false;
         s = std::move(sa);
