@@ -782,18 +782,20 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
     m.constraint_names = {std::string("clock = t0 + (k/N)·") + (tf ? "T_final" : "horizon")};
     clock_kind = P.add_block_kind(m);
     if (ocp.speed_of_time_penalty > 0) {
-      sym::Expr sk = sym::Expr::symbol("s"), rho = sym::Expr::symbol("rho_sot");
+      sym::Expr sk = sym::Expr::symbol("s"), rho = sym::Expr::symbol("rho_sot"), s_ref = sym::Expr::symbol("s_ref");
       mpcc::BlockModel pm;
       pm.name = "speed_of_time_penalty";
       pm.variables = {sk};
-      pm.parameters = {rho};
-      pm.objective = rho * sq(sk - 1.0);
+      pm.parameters = {rho, s_ref};
+      pm.objective = rho * sq(sk - s_ref);
       pm.objective_is_regularization = true;
       sot_penalty_kind = P.add_block_kind(pm);
     }
   }
   const Index param_horizon = frozen ? P.add_parameter("horizon", ocp.horizon) : -1;
   const Index param_rho_sot = sot_penalty_kind >= 0 ? P.add_parameter("rho_sot", ocp.speed_of_time_penalty) : -1;
+  if (sot_penalty_kind >= 0)
+    map.param_speed_of_time_reference = P.add_parameter("s_ref", ocp.speed_of_time_reference);
   if (frozen) map.speed_of_time.resize(static_cast<std::size_t>(N));
   for (int k = 0; k < N; ++k) {
     const auto ku = static_cast<std::size_t>(k);
@@ -802,7 +804,8 @@ Transcription transcribe(const reformulate::Dcs& dcs, const OcpSpec& ocp, const 
       map.speed_of_time[ku] = P.add_variable("s" + std::to_string(k + 1), ocp.speed_of_time_lower,
                                              ocp.speed_of_time_upper, ocp.speed_of_time_start);
       if (sot_penalty_kind >= 0)
-        P.add_block(sot_penalty_kind, {map.speed_of_time[ku]}, {param_rho_sot}, {}, {}, "speed of time penalty");
+        P.add_block(sot_penalty_kind, {map.speed_of_time[ku]}, {param_rho_sot, map.param_speed_of_time_reference}, {},
+                    {}, "speed of time penalty");
     }
     std::vector<Index> hs;
     for (int n = 0; n < N_FE; ++n) {

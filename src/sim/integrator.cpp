@@ -66,6 +66,18 @@ Integrator::Integrator(const reformulate::Dcs& dcs, const Options& options)
                       "] (step_bounds " + std::to_string(gamma) + ")");
     }
   }
+  if (!options.step_speed_of_time.empty()) {
+    if (dcs.clock < 0)
+      throw Error("simulate: a speed of time per step needs a time-frozen model (a clock state); this model has none");
+    if (options.step_speed_of_time.size() != static_cast<std::size_t>(options.steps))
+      throw Error("simulate: a speed of time for " + std::to_string(options.step_speed_of_time.size()) +
+                  " steps, but " + std::to_string(options.steps) + " steps");
+    for (double s : options.step_speed_of_time)
+      if (!(s >= options.speed_of_time_lower && s <= options.speed_of_time_upper))
+        throw Error("simulate: a step's speed of time " + std::to_string(s) + " is outside its bounds [" +
+                    std::to_string(options.speed_of_time_lower) + ", " + std::to_string(options.speed_of_time_upper) +
+                    "]");
+  }
   Impl& d = *impl_;
   d.spec.horizon = options.horizon / options.steps;
   d.spec.stages = 1;
@@ -77,6 +89,10 @@ Integrator::Integrator(const reformulate::Dcs& dcs, const Options& options)
   d.spec.speed_of_time_lower = options.speed_of_time_lower;
   d.spec.speed_of_time_upper = options.speed_of_time_upper;
   d.spec.speed_of_time_start = options.speed_of_time_start;
+  if (!options.step_speed_of_time.empty()) {  // pulled towards a given speed of time per step
+    d.spec.speed_of_time_penalty = kSpeedOfTimePull;
+    d.spec.speed_of_time_reference = d.spec.speed_of_time_start = options.step_speed_of_time[0];
+  }
   d.spec.alpha_penalty = options.alpha_penalty;
   d.tr = discretize::transcribe(dcs_, d.spec, options.discretization);
   d.homotopy = std::make_unique<mpcc::Homotopy>(d.tr.problem, options.homotopy);
@@ -117,6 +133,13 @@ Result Integrator::simulate(const std::vector<double>& x0) {
 
   for (int step = 0; step < options_.steps; ++step) {
     if (!options_.step_controls.empty()) u = options_.step_controls[static_cast<std::size_t>(step)];
+    const bool given_speed = !options_.step_speed_of_time.empty();  // Options::step_speed_of_time's pull
+    const double step_speed = given_speed ? options_.step_speed_of_time[static_cast<std::size_t>(step)] : 0.0;
+    if (given_speed && map.param_speed_of_time_reference >= 0) {
+      const auto at = static_cast<std::size_t>(map.param_speed_of_time_reference);
+      d.tr.problem.parameter_values()[at] = step_speed;
+      nlp.set_parameter(map.param_speed_of_time_reference, step_speed);
+    }
     if (!options_.step_nominal_lengths.empty())  // heuristic_mean's targets (Options::step_nominal_lengths)
       for (std::size_t n = 0; n < map.fe[0].size(); ++n) {
         const mpcc::Index at = map.fe[0][n].param_h_nominal;
@@ -197,6 +220,7 @@ Result Integrator::simulate(const std::vector<double>& x0) {
       nlp.variable_lower()[ui] = nlp.variable_upper()[ui] = u[i];
       w[ui] = u[i];
     }
+    if (given_speed && !map.speed_of_time.empty()) w[static_cast<std::size_t>(map.speed_of_time[0])] = step_speed;
     if (!options_.warm_start || previous_w.empty()) {
       // States at the current state, algebraics consistent with it (reformulate::consistent_algebraics).
       std::vector<double> z = kind == 0 ? dcs_.z_start : modes.consistent_algebraics(x, u);
@@ -217,7 +241,10 @@ Result Integrator::simulate(const std::vector<double>& x0) {
         const double clock0 = x[static_cast<std::size_t>(dcs_.clock)];
         const int substeps_per_element = 200;
         const double dtau = step_length / (N_FE * substeps_per_element);
-        const double tau_max = options_.speed_of_time_upper * step_length;
+        // With a given speed of time over s·step_length of unscaled time (through a jump that
+        // touches the step's end); otherwise until the clock has advanced one step (at most
+        // upper·step_length).
+        const double tau_max = (given_speed ? step_speed : options_.speed_of_time_upper) * step_length;
         std::vector<double> y = x, k1(n_x), k2(n_x), k3(n_x), k4(n_x), tmp(n_x), zz;
         auto rate = [&](const std::vector<double>& at, std::vector<double>& out_f) {
           zz = modes.consistent_algebraics(at, u);
@@ -228,7 +255,8 @@ Result Integrator::simulate(const std::vector<double>& x0) {
         double tau = 0.0;
         sample_s.push_back(0.0);
         sample_x.push_back(y);
-        while (tau < tau_max && y[static_cast<std::size_t>(dcs_.clock)] - clock0 < step_length) {
+        while (given_speed ? tau < tau_max - 0.5 * dtau
+                           : tau < tau_max && y[static_cast<std::size_t>(dcs_.clock)] - clock0 < step_length) {
           rate(y, k1);
           for (std::size_t i = 0; i < n_x; ++i) tmp[i] = y[i] + 0.5 * dtau * k1[i];
           rate(tmp, k2);
@@ -241,7 +269,9 @@ Result Integrator::simulate(const std::vector<double>& x0) {
           sample_s.push_back(tau);
           sample_x.push_back(y);
         }
-        s_guess = std::clamp(tau / step_length, options_.speed_of_time_lower, options_.speed_of_time_upper);
+        s_guess = given_speed ? step_speed
+                              : std::clamp(tau / step_length, options_.speed_of_time_lower,
+                                           options_.speed_of_time_upper);
         if (!map.speed_of_time.empty()) w[static_cast<std::size_t>(map.speed_of_time[0])] = s_guess;
       }
       auto predicted = [&](double sigma) {

@@ -75,35 +75,30 @@ TEST(CliTimeFrozenOcp, SolveWritesPhysicalTimeAndValidation) {
   EXPECT_NEAR(v["horizon"].get<double>(), T, 1e-12);
   EXPECT_EQ(v["max_gap_violation"].get<double>(), 0.0);
   // This local optimum (T = 5√2/3) puts the bounce on the end of stage 2 (0-based; its jump
-  // goes on in stage 3), where the integrator's own guesses cannot solve the re-simulation's step
-  // (Infeasible_Problem_Detected, measured; 4 or 6 elements: the same). The OCP's motion in
-  // that stage solves the step's equations (to about 1e-8), so the re-simulation goes on from
-  // it, and the later stages agree to about 2e-10 (measured). The verdict still fails: the
-  // integrator did not reproduce stage 2 by itself. (The OCP's 3 elements realize restitution
-  // 0.945 instead of 1, which the solve warns about; ocp.validate: 4 measures it.)
-  EXPECT_EQ(v["passed"], false);
+  // goes on in stage 3). The physical grid alone leaves the step free to end anywhere in the jump;
+  // its speed of time is pulled towards the OCP's (stages_at_ocp_speed_of_time), and its homotopy
+  // finishes by active-set polishing (its residual sits at σ: 1.002e-9 at σ = 1e-9, and the
+  // σ = 1e-10 NLP ends infeasible; measured). From the re-simulated start (within 1e-8 of the
+  // OCP's) the step still fails, from the OCP's own stage start it reproduces the stage
+  // (stages_resynchronized). The stages agree to about 7e-9 (measured). (Before the pull and the
+  // polishing, stage 2 was not reproduced: Infeasible_Problem_Detected, and the verdict failed.)
+  // (The OCP's 3 elements realize restitution 0.945 instead of 1, which the solve warns about;
+  // ocp.validate: 4 measures it.)
+  EXPECT_EQ(v["passed"], true) << v["message"];
   EXPECT_EQ(v["simulation_converged"], true);
-  EXPECT_EQ(v["stages_from_ocp"], nlohmann::json::array({2}));
-  // Neither retry helps: an elastic model has one form (no dense alternative), and the step from
-  // the OCP's own stage-2 start (the re-simulated one is within 1e-8 of it) fails as well.
+  EXPECT_EQ(v["stages_from_ocp"], nlohmann::json::array());
+  EXPECT_EQ(v["stages_at_ocp_speed_of_time"], nlohmann::json::array({2}));
+  // An elastic model has one form (no dense alternative).
   EXPECT_EQ(v["stages_by_alternative_form"], nlohmann::json::array());
-  EXPECT_EQ(v["stages_resynchronized"], nlohmann::json::array());
-  ASSERT_EQ(v["not_reproduced"].size(), 1u) << v["not_reproduced"];
-  EXPECT_EQ(v["not_reproduced"][0]["stage"], 2);
-  EXPECT_EQ(v["not_reproduced"][0]["integrator_converged"], false);
-  EXPECT_TRUE(v["not_reproduced"][0]["integrator_deviation"].is_null());
-  EXPECT_EQ(v["not_reproduced"][0]["ocp_element_lengths"].size(), 3u);
-  EXPECT_TRUE(v["not_reproduced"][0]["integrator_element_lengths"].empty());
-  EXPECT_LT(v["ocp_stage_violation"].get<double>(), 1e-6);
+  EXPECT_EQ(v["stages_resynchronized"], nlohmann::json::array({2}));
+  EXPECT_EQ(v["not_reproduced"].size(), 0u) << v["not_reproduced"];
   EXPECT_LT(v["final_state_deviation"].get<double>(), 1e-8);
   EXPECT_LT(v["max_deviation_at_stage_ends"].get<double>(), 1e-8);
-  ASSERT_EQ(v["failures"].size(), 1u) << v["failures"];
-  EXPECT_EQ(v["failures"][0], "stage(s) 2 not reproduced by the integrator (the OCP's motion solves the step too)");
-  EXPECT_NE(r.output.find("stage(s) 2: the integrator found another solution or none, the OCP's motion solves the step"),
+  EXPECT_EQ(v["failures"].size(), 0u) << v["failures"];
+  EXPECT_NE(r.output.find("stage(s) 2 (a jump at the stage end) pulled towards the OCP's speed of time"),
             std::string::npos)
       << r.output;
-  EXPECT_NE(r.output.find("warning: validation failed: stage(s) 2 not reproduced by the integrator"), std::string::npos)
-      << r.output;
+  EXPECT_EQ(r.output.find("warning: validation failed"), std::string::npos) << r.output;
   EXPECT_EQ(read_text(out + "/trajectory.csv").rfind("time,q,v\n", 0), 0u);
   EXPECT_EQ(read_text(out + "/numerical.csv").rfind("time,q,v,t\n", 0), 0u);
   // events.csv: the impact of result.json's events, one row (header + 1 line).

@@ -407,12 +407,27 @@ TEST(Report, TimeFrozenOcpHasAValidationSection) {
   ASSERT_NE(check(val, "max path violation between points"), nullptr);  // Radau IIA: points_between 4
   ASSERT_NE(check(val, "integrator steps"), nullptr);
   EXPECT_EQ(check(val, "integrator steps")->value, "5 (1 per control stage)");
-  // Stage 2 (the jump on its end) not reproduced by the integrator, whose step the OCP's motion
-  // solves (tests/cli/test_cli_time_frozen_ocp.cpp): a failed check, as in validation.passed.
+  // Stage 2 (the jump on its end) is reproduced by the integrator (its speed of time pulled
+  // towards the OCP's, tests/cli/test_cli_time_frozen_ocp.cpp): the row passes. Where a stage is
+  // taken from the OCP's motion (as stage 2 was before that pull, the same result.json with
+  // stages_from_ocp = [2]) it fails, as validation.passed does.
   const Check* own = check(val, "stages not reproduced by the integrator");
   ASSERT_NE(own, nullptr);
-  EXPECT_EQ(own->value.rfind("2 (0-based): the OCP's motion solves the step to ", 0), 0u) << own->value;
-  EXPECT_EQ(own->verdict, Check::Verdict::Fail);
+  EXPECT_EQ(own->value, "none");
+  EXPECT_EQ(own->verdict, Check::Verdict::Pass);
+  nlohmann::json taken = result;
+  taken["validation"]["stages_from_ocp"] = {2};
+  taken["validation"]["ocp_stage_violation"] = 1.04e-8;
+  taken["validation"]["passed"] = false;
+  taken["validation"]["failures"] = {
+      "stage(s) 2 not reproduced by the integrator (the OCP's motion solves the step too)"};
+  const ReportData dt = report_data(taken.dump(), dir + "/result.json", "bounce");
+  ASSERT_TRUE(dt.validation.has_value());
+  const Check* taken_row = check(*dt.validation, "stages not reproduced by the integrator");
+  ASSERT_NE(taken_row, nullptr);
+  EXPECT_EQ(taken_row->value.rfind("2 (0-based): the OCP's motion solves the step to ", 0), 0u) << taken_row->value;
+  EXPECT_EQ(taken_row->verdict, Check::Verdict::Fail);
+  EXPECT_FALSE(dt.validation->passed);
   const bool passed = v["stages_from_ocp"].empty() && final_dev <= kDeviationLimit && stage_dev <= kDeviationLimit &&
                       v["max_gap_violation"].get<double>() <= kViolationLimit &&
                       v["max_path_violation"].get<double>() <= kViolationLimit &&

@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "stasis/error.hpp"
+#include "stasis/io/model_file.hpp"
+#include "stasis/reformulate/dcs.hpp"
 #include "stasis/sim/integrator.hpp"
 
 using namespace stasis;
@@ -82,4 +84,56 @@ TEST(StepControls, NominalElementLengthsAreTheGridWhereNoSwitchPinsIt) {
   o.step_nominal_lengths = {on_switch};
   o.discretization.step_equilibration = discretize::StepEquilibration::L2Relaxed;
   EXPECT_THROW(sim::simulate(p, o), Error);
+}
+
+// sim::Options::step_speed_of_time pulls a time-frozen step's speed of time towards a given value
+// (ocp::validate, a jump on a stage end: OcpTimeFreezing.ValidationOfALandingOnAStageEnd shows
+// what it selects). In free flight it changes nothing: the clock constraint fixes s = 1 whatever
+// the pull (a ball falling for 0.2 s from q = 1, pulled towards s = 3: q(0.2) = 1 − g·0.02 to the
+// discretization's accuracy, 1e-9 for Radau IIA on a quadratic, and s = 1). Sizes, bounds and a
+// model without a clock are errors.
+TEST(StepControls, SpeedOfTimePullChangesNoEquation) {
+  const io::SimulateFile file = io::read_simulate_string(R"(kind: simulate
+model:
+  cls:
+    positions: [q]
+    velocities: [v]
+    parameters: {g: 9.81}
+    forces: [-g]
+    contacts:
+      - {name: floor, gap: q}
+    x0: {q: 1, v: 0}
+time_freezing:
+  normal_acceleration: 9.81
+simulate:
+  horizon: 0.2
+  steps: 2
+)",
+                                                         "fall.yaml");
+  sim::Options o = io::integrator_options(file);
+  o.step_speed_of_time = {3.0, 3.0};
+  const reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, o.discretization.dcs);
+  sim::Integrator integrator(dcs, o);
+  const sim::Result r = integrator.simulate();
+  ASSERT_TRUE(r.converged) << r.message;
+  EXPECT_NEAR(r.states.back()[0], 1.0 - 9.81 * 0.02, 1e-9);
+  ASSERT_EQ(r.speed_of_time.size(), 2u);
+  for (double s : r.speed_of_time) EXPECT_NEAR(s, 1.0, 1e-9);
+
+  o.step_speed_of_time = {3.0};  // 1 value for 2 steps
+  EXPECT_THROW(sim::Integrator(dcs, o), Error);
+  o.step_speed_of_time = {3.0, o.speed_of_time_upper * 2};
+  EXPECT_THROW(sim::Integrator(dcs, o), Error);
+
+  model::Pss p;  // no clock
+  sym::Vector x = p.add_states({"x"});
+  model::Subsystem sub;
+  sub.switching = {x[0]};
+  sub.signs = {{-1}, {1}};
+  sub.fields = {{sym::Expr(1.0)}, {sym::Expr(-1.0)}};
+  p.subsystems = {sub};
+  p.x0 = {-1.0};
+  sim::Options po;
+  po.step_speed_of_time = {1.0};
+  EXPECT_THROW(sim::simulate(p, po), Error);
 }

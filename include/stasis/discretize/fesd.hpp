@@ -136,7 +136,10 @@ struct OcpSpec {
   /// (terminal); T is T_final when time-optimal.
   int clock = -1;
   double speed_of_time_lower = 1.0, speed_of_time_upper = 25.0, speed_of_time_start = 1.0;
-  double speed_of_time_penalty = 0.0;  ///< ρ_sot Σ (s_k − 1)²
+  double speed_of_time_penalty = 0.0;  ///< ρ_sot Σ (s_k − s_ref)²
+  /// s_ref of the penalty (1: nosnoc's ρ_sot Σ (s_k − 1)²); a parameter (IndexMap::
+  /// param_speed_of_time_reference), so sim::Options::step_speed_of_time can change it per step.
+  double speed_of_time_reference = 1.0;
   /// Heaviside form only: weights w_j of a regularization Σ_stage points w_j α_j (a method term).
   /// Time-freezing uses it on the gap's α: while the gap is exactly zero (a frozen inelastic jump
   /// and the contact phase after it) α_gap is undetermined and the contact phase would otherwise
@@ -171,6 +174,8 @@ struct IndexMap {
   mpcc::Index param_h0 = -1;               ///< nominal step length h0 = T/(N·N_FE) (parameter)
   mpcc::Index param_stage_length = -1;     ///< T/N (parameter)
   mpcc::Index param_rho_h = -1;            ///< ρ_h (parameter)
+  /// s_ref of the speed-of-time penalty (parameter; -1 without the penalty).
+  mpcc::Index param_speed_of_time_reference = -1;
 };
 
 struct Transcription {

@@ -136,6 +136,10 @@ struct Validation {
   /// within reproduction_tolerance of it but the step from there did not reproduce the stage (a
   /// start a hair off a switching surface; they pass).
   std::vector<int> stages_resynchronized;
+  /// Stages whose end a jump touches (the OCP's clock stands still in the element before or after
+  /// it), re-simulated with the speed of time pulled towards the OCP's s_k (sim::Options::
+  /// step_speed_of_time), which selects where in the jump the stage ends.
+  std::vector<int> stages_at_ocp_speed_of_time;
   double ocp_stage_violation = 0.0;
   /// For each of stages_from_ocp, what the integrator's step did on its own: whether it
   /// converged, how far its end state is from the OCP's (NaN if it did not converge), and the

@@ -15,6 +15,9 @@
 
 namespace stasis::sim {
 
+/// ρ of Options::step_speed_of_time's pull (the step-equilibration penalty's default scale).
+inline constexpr double kSpeedOfTimePull = 1.0;
+
 struct Options {
   double horizon = 1.0;   ///< physical time to simulate
   int steps = 1;          ///< integrator steps
@@ -41,6 +44,15 @@ struct Options {
   /// advances the clock by exactly horizon/steps; a step holding a jump needs
   /// upper·(horizon/steps) >= horizon/steps + τ_jump.
   double speed_of_time_lower = 1.0, speed_of_time_upper = 25.0, speed_of_time_start = 1.0;
+  /// Time-frozen models: a speed of time per step (size `steps`, each within the bounds) that the
+  /// step's s is pulled towards, ρ (s − s_k)² with ρ = kSpeedOfTimePull; the step's guess (and its
+  /// predictor, over s_k·horizon/steps of unscaled time) uses it. It changes no equation: it only
+  /// selects among a step's solutions where the clock constraint leaves s free, a jump that
+  /// touches the step's end (every point of the jump has the clock at the step's end, so the step
+  /// could end anywhere in it). Empty = no pull. (ocp::validate re-simulates a stage whose end
+  /// touches a jump with the OCP's speed of time this way, so that it ends where in the jump the
+  /// OCP's stage ended.)
+  std::vector<double> step_speed_of_time;
   /// Heaviside-form α regularization weights (discretize::OcpSpec::alpha_penalty); empty = none.
   std::vector<double> alpha_penalty;
   discretize::Options discretization;
