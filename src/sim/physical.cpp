@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "stasis/error.hpp"
+#include "stasis/sym/derivatives.hpp"
 
 namespace stasis::sim {
 
@@ -271,6 +272,26 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
       for (const auto& f : a) all.insert(all.end(), f.begin(), f.end());
     aux_fn = sym::Function("auxiliary_fields", {m.pss.x, m.pss.u}, {all});
   }
+  // Painlevé configurations (inelastic Cls with friction): the rate of each contact's normal
+  // velocity under its two sliding auxiliary fields, a_n (D_i ∓ μ_i b_iᵀM⁻¹n_i). Where it is
+  // negative for the field of the current sliding direction, friction alone drives the contact
+  // into the surface during the jump (μ|bᵀM⁻¹n| > nᵀM⁻¹n) until it sticks: a tangential impact,
+  // where the rigid contact problem has no unique solution.
+  sym::Function sliding_rate_fn;
+  bool any_friction = false;
+  for (double mu : m.friction) any_friction = any_friction || mu > 0;
+  if (inelastic && any_friction && m.auxiliary_fields.size() == n_c) {
+    sym::Vector rates;
+    for (std::size_t c = 0; c < n_c; ++c) {
+      const sym::Vector grad = sym::gradient(m.normal_velocities[c], m.pss.x);
+      for (const sym::Vector& field : m.auxiliary_fields[c]) {
+        sym::Expr rate(0.0);
+        for (std::size_t i = 0; i < grad.size() && i < field.size(); ++i) rate = rate + grad[i] * field[i];
+        rates.push_back(rate);
+      }
+    }
+    sliding_rate_fn = sym::Function("sliding_normal_rates", {m.pss.x, m.pss.u}, {rates});
+  }
   auto closing = [&](std::size_t i) {
     if (!inelastic) return false;
     const std::vector<double> g = eval(gap, i), v = eval(vn, i);
@@ -374,9 +395,27 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
       imp.numerical_duration = duration;
       std::vector<double> vb = eval(vn, e), va = vn({ya, control_at(f)})[0];
       std::vector<double> D = m.D.empty() ? std::vector<double>(n_c, 1.0) : eval(Dfun, e);
+      std::vector<double> vt, rates;
+      if (sliding_rate_fn.n_out() > 0) {
+        vt = eval(tangential_fn, e);
+        rates = eval(sliding_rate_fn, e);
+      }
       for (std::size_t c = 0; c < n_c; ++c) {
         if (!involved[c]) continue;
         imp.contacts.push_back(static_cast<int>(c));
+        if (!rates.empty() && c < m.friction.size() && m.friction[c] > 0 && std::fabs(vt[c]) > 1e-6) {
+          const double rate = rates[2 * c + (vt[c] > 0 ? 0 : 1)];  // [0]: the "pos" field (c_t > 0)
+          const double scale = m.normal_acceleration * D[c];
+          if (scale > 0 && rate < -1e-9 * scale) {
+            imp.painleve_contacts.push_back(static_cast<int>(c));
+            out.warnings.push_back(
+                "impact at t = " + num(imp.time) + ", contact " + std::to_string(c) +
+                ": a Painlevé configuration: sliding at " + num(vt[c]) + ", friction drives the contact into the "
+                "surface (μ|bᵀM⁻¹n| / nᵀM⁻¹n = " + num(1.0 - rate / scale) +
+                " > 1) until it sticks; the rigid contact problem has no unique solution there, and a re-simulation "
+                "may find another one");
+          }
+        }
         imp.impulse.push_back((va[c] - vb[c]) / D[c]);
         // §4.7 sanity checks after the jump
         if (!m.elastic && va[c] < -1e-6)

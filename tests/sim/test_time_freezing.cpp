@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <utility>
 
 #include "stasis/reformulate/time_freezing.hpp"
 #include "stasis/sim/integrator.hpp"
@@ -302,6 +304,42 @@ TEST(TimeFreezingSim, RecoveryCompletesAJumpWithCoupledFriction) {
       }
       EXPECT_NEAR(imp.impulse[0], 1.0 / 2.0, 1e-12);
     }
+  }
+}
+
+// A Painlevé configuration: the same coupled particle (M = [[2, 1], [1, 1]], so nᵀM⁻¹n = 2 and
+// bᵀM⁻¹n = −1) landing while sliding towards −x. Under the auxiliary field of that sliding
+// direction the normal velocity changes at a_n (nᵀM⁻¹n + μ bᵀM⁻¹n) = a_n (2 − μ): for μ = 3
+// friction drives the contact into the surface (μ|bᵀM⁻¹n| / nᵀM⁻¹n = 1.5, closed form), a
+// tangential impact without a unique rigid-body solution, which the recovery reports (the hopper's
+// three landings of docs/hopper-experiments.md, session 25, are such impacts); for μ = 0.8 (0.4)
+// and for sliding towards +x (the other field: 2 + μ > 0) it does not.
+TEST(TimeFreezingSim, RecoveryReportsPainleveConfigurations) {
+  const sym::Matrix coupled{{2.0, 1.0}, {1.0, 1.0}};
+  auto landing = [&](double mu, double vx) {
+    const double x1 = 0.1 * vx;
+    return recover_particle(mu, coupled,
+                            {{0.0, 0.2, vx, -0.9, 0.0}, {x1, 0.0, vx, -1.0, 0.1},
+                             {x1, 0.0, 0.0, 0.0, 0.15}, {x1, 0.0, 0.0, 0.0, 0.2}},
+                            true);
+  };
+  const sim::PhysicalTrajectory p = landing(3.0, -0.3);
+  ASSERT_EQ(p.impacts.size(), 1u);
+  EXPECT_EQ(p.impacts[0].painleve_contacts, (std::vector<int>{0}));
+  bool warned = false;
+  for (const std::string& w : p.warnings)
+    if (w.find("a Painlevé configuration") != std::string::npos) {
+      warned = true;
+      EXPECT_NE(w.find("(μ|bᵀM⁻¹n| / nᵀM⁻¹n = 1.5 > 1)"), std::string::npos) << w;
+      EXPECT_NE(w.find("impact at t = 0.1, contact 0"), std::string::npos) << w;
+    }
+  EXPECT_TRUE(warned);
+  for (const auto& [mu, vx] : {std::pair{0.8, -0.3}, std::pair{3.0, 0.3}}) {
+    SCOPED_TRACE("mu = " + std::to_string(mu) + ", vx = " + std::to_string(vx));
+    const sim::PhysicalTrajectory q = landing(mu, vx);
+    ASSERT_EQ(q.impacts.size(), 1u);
+    EXPECT_TRUE(q.impacts[0].painleve_contacts.empty());
+    for (const std::string& w : q.warnings) EXPECT_EQ(w.find("Painlevé"), std::string::npos) << w;
   }
 }
 

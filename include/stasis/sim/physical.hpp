@@ -28,6 +28,11 @@ struct Impact {
   /// Numerical time in which the clock stood still (τ_jump): Σ (s·h − Δclock) over the jump's
   /// elements, plus the auxiliary fields' time to complete a jump that ends inside an element.
   double numerical_duration = 0.0;
+  /// Contacts (inelastic, with friction) that start the jump sliding in a Painlevé configuration:
+  /// under the auxiliary field of their sliding direction the normal velocity decreases
+  /// (μ|bᵀM⁻¹n| > nᵀM⁻¹n), so friction drives the contact into the surface until it sticks, a
+  /// tangential impact for which the rigid contact problem has no unique solution (a warning too).
+  std::vector<int> painleve_contacts;
 };
 
 struct PhysicalTrajectory {
