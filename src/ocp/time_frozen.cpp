@@ -862,6 +862,20 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
     v.resimulated = false;
     v.message = std::string("not re-simulated: ") + e.what() + checks;
   }
+  // Stages that hold an impact or a sliding contact phase in a Painlevé configuration (sim::
+  // recover_physical): the rigid contact problem has no unique solution there, which explains an
+  // integrator that finds another motion than the OCP's (it does not change the verdict).
+  for (std::size_t k = 0; k < p.control_time.size() && k < p.stage_end_time.size(); ++k) {
+    const double start = p.control_time[k], end = p.stage_end_time[k];
+    bool painleve = false;
+    for (const sim::Impact& imp : p.trajectory.impacts)
+      painleve = painleve || (!imp.painleve_contacts.empty() && imp.time >= start && imp.time <= end);
+    for (double t : p.trajectory.painleve_sliding_time) painleve = painleve || (t >= start && t < end);
+    if (painleve) v.stages_painleve.push_back(static_cast<int>(k));
+  }
+  if (!v.stages_painleve.empty())
+    v.message += "; stage(s) " + stage_list(v.stages_painleve) +
+                 " hold impacts or sliding in Painlevé configurations (no unique solution of the rigid contact problem)";
   // The verdict (ValidationOptions' tolerances).
   if (!v.resimulated)
     v.failures.push_back("not re-simulated");

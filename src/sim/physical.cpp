@@ -321,9 +321,39 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
                                num(out.time.back()));
   };
   add_point(0);
+  // Contact phases sliding in Painlevé configurations: per contact, the elements and the largest
+  // ratio μ|bᵀM⁻¹n| / nᵀM⁻¹n, summed up in one warning each.
+  std::vector<int> painleve_elements(n_c, 0);
+  std::vector<double> painleve_ratio(n_c, 0.0), painleve_first(n_c, 0.0), painleve_last(n_c, 0.0);
   std::size_t e = 0;
   while (e + 1 < P) {
     if (!in_jump(e)) {
+      if (sliding_rate_fn.n_out() > 0 && e < r.theta.size()) {
+        // A contact whose auxiliary fields hold part of the element (a contact phase) and that
+        // slides at its start, under the field of that direction.
+        std::vector<double> share(n_c, 0.0);
+        for (std::size_t j = 0; j < m.region_contacts.size() && j < r.theta[e].size(); ++j)
+          for (int c : m.region_contacts[j]) share[static_cast<std::size_t>(c)] += r.theta[e][j];
+        std::vector<double> vt, rates, Dv;
+        bool recorded = false;
+        for (std::size_t c = 0; c < n_c; ++c) {
+          if (!(share[c] > 1e-6) || !(c < m.friction.size() && m.friction[c] > 0)) continue;
+          if (vt.empty()) {
+            vt = eval(tangential_fn, e);
+            rates = eval(sliding_rate_fn, e);
+            Dv = eval(Dfun, e);
+          }
+          if (!(std::fabs(vt[c]) > 1e-3)) continue;
+          const double rate = rates[2 * c + (vt[c] > 0 ? 0 : 1)], scale = m.normal_acceleration * Dv[c];
+          if (!(scale > 0 && rate < -1e-9 * scale)) continue;
+          const double t_e = r.states[e][static_cast<std::size_t>(clock)];
+          if (painleve_elements[c]++ == 0) painleve_first[c] = t_e;
+          painleve_last[c] = t_e;
+          painleve_ratio[c] = std::max(painleve_ratio[c], 1.0 - rate / scale);
+          if (!recorded) out.painleve_sliding_time.push_back(t_e);
+          recorded = true;
+        }
+      }
       if (can_force && e < r.theta.size()) {
         // λ_n,i = a_n θ_aux,i / θ_ode (time_freezing.md §2.7) — the force that keeps the contact.
         double theta_ode = 0;
@@ -449,6 +479,14 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
     }
     e = f;
   }
+  for (std::size_t c = 0; c < n_c; ++c)
+    if (painleve_elements[c] > 0)
+      out.warnings.push_back("contact " + std::to_string(c) + " slides in a Painlevé configuration in " +
+                             std::to_string(painleve_elements[c]) + " element(s) of contact phases between t = " +
+                             num(painleve_first[c]) + " and " + num(painleve_last[c]) +
+                             " (μ|bᵀM⁻¹n| / nᵀM⁻¹n up to " + num(painleve_ratio[c]) +
+                             " > 1): friction there drives the contact into the surface; the rigid contact problem may "
+                             "have several solutions or none, and a re-simulation may find another one");
   return out;
 }
 

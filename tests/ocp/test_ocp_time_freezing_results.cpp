@@ -147,6 +147,18 @@ TEST(OcpTimeFreezing, DroppedBallPhysicalTimeJumpAndValidation) {
   EXPECT_FALSE(vs.passed) << vs.message;
   ASSERT_EQ(vs.failures.size(), 1u);
   EXPECT_NE(vs.failures[0].find("gap violation"), std::string::npos) << vs.failures[0];
+  // Validation::stages_painleve maps Painlevé impacts and sliding (sim::recover_physical) to the
+  // stages that hold them; marked by hand here (the drop has no friction): the landing at t ≈ 0.44
+  // (stage 4) and a sliding element at t = 0.55 (stage 5). It explains, it does not judge.
+  ocp::PhysicalResult marked = p;
+  marked.trajectory.impacts[0].painleve_contacts = {0};
+  marked.trajectory.painleve_sliding_time = {0.55};
+  const ocp::Validation vp = ocp::validate(model, s.file.ocp, s.options, r, marked);
+  EXPECT_EQ(vp.stages_painleve, (std::vector<int>{4, 5}));
+  EXPECT_NE(vp.message.find("; stage(s) 4, 5 hold impacts or sliding in Painlevé configurations"), std::string::npos)
+      << vp.message;
+  EXPECT_TRUE(vp.passed) << vp.message;
+  EXPECT_TRUE(v.stages_painleve.empty());
 
   // result.json: physical time and states without the clock, the numerical block, impact
   // events, frozen_stages and validation.

@@ -343,6 +343,56 @@ TEST(TimeFreezingSim, RecoveryReportsPainleveConfigurations) {
   }
 }
 
+// The same particle sliding towards −x in a contact phase (an element whose clock runs at half
+// the speed of time, half of it in the auxiliary field of that sliding direction): for μ = 3 a
+// Painlevé configuration (ratio 1.5, closed form), reported once for the contact with its elements
+// and time; for μ = 0.8 not.
+TEST(TimeFreezingSim, RecoveryReportsPainleveSliding) {
+  for (double mu : {3.0, 0.8}) {
+    SCOPED_TRACE("mu = " + std::to_string(mu));
+    model::Cls c;
+    sym::Vector q = c.add_positions({"x", "y"});
+    c.add_velocities({"vx", "vy"});
+    c.mass = sym::Matrix{{2.0, 1.0}, {1.0, 1.0}};
+    c.forces = {0.0, -9.81};
+    c.add_contact(q[1], 0.0, mu, sym::Matrix{{1.0}, {0.0}});
+    c.x0 = {0.0, 0.0, -0.3, 0.0};
+    reformulate::TimeFreezingOptions tf;
+    tf.normal_acceleration = 10.0;
+    const reformulate::TimeFrozenModel m = reformulate::time_freezing(c, tf);
+    sim::NumericalTrajectory n;
+    n.states = {{0.0, 0.0, -0.3, 0.0, 0.0}, {-0.015, 0.0, -0.3, 0.0, 0.05}};
+    n.element_length = {0.1};
+    n.speed_of_time = {1.0};
+    std::vector<double> theta(m.n_regions(), 0.0);
+    std::vector<int> active;
+    for (std::size_t j = 0; j < m.n_regions(); ++j) {
+      const bool ode = m.region_contacts[j].empty();
+      const bool neg = !ode && m.region_friction_sign[j] == std::vector<int>{-1};
+      if (ode || neg) {
+        theta[j] = 0.5;
+        active.push_back(static_cast<int>(j));
+      }
+    }
+    ASSERT_EQ(active.size(), 2u);
+    n.theta = {theta};
+    n.active = {active};
+    const sim::PhysicalTrajectory p = sim::recover_physical(m, n);
+    EXPECT_TRUE(p.impacts.empty());
+    if (mu == 3.0) {
+      EXPECT_EQ(p.painleve_sliding_time, (std::vector<double>{0.0}));
+      ASSERT_EQ(p.warnings.size(), 1u);
+      EXPECT_NE(p.warnings[0].find("contact 0 slides in a Painlevé configuration in 1 element(s) of contact phases "
+                                   "between t = 0 and 0 (μ|bᵀM⁻¹n| / nᵀM⁻¹n up to 1.5 > 1)"),
+                std::string::npos)
+          << p.warnings[0];
+    } else {
+      EXPECT_TRUE(p.painleve_sliding_time.empty());
+      EXPECT_TRUE(p.warnings.empty()) << p.warnings.front();
+    }
+  }
+}
+
 // T4 after the landing: at rest on the ground (sliding slowdown compensated by the speed of time),
 // physical time exactly 1 (1e-9), q = v = 0 (1e-6).
 TEST(TimeFreezingSim, T4InelasticLandingEndsAtRest) {

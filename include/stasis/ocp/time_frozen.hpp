@@ -140,6 +140,11 @@ struct Validation {
   /// it), re-simulated with the speed of time pulled towards the OCP's s_k (sim::Options::
   /// step_speed_of_time), which selects where in the jump the stage ends.
   std::vector<int> stages_at_ocp_speed_of_time;
+  /// Stages (0-based) whose physical interval holds an impact (sim::Impact::painleve_contacts) or a
+  /// sliding contact phase (PhysicalTrajectory::painleve_sliding_time) in a Painlevé configuration,
+  /// where the rigid contact problem has no unique solution: an explanation for stages the
+  /// integrator does not reproduce; it does not change the verdict.
+  std::vector<int> stages_painleve;
   double ocp_stage_violation = 0.0;
   /// For each of stages_from_ocp, what the integrator's step did on its own: whether it
   /// converged, how far its end state is from the OCP's (NaN if it did not converge), and the

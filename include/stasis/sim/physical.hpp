@@ -49,6 +49,10 @@ struct PhysicalTrajectory {
   /// the last point of the frozen run).
   std::vector<std::size_t> point;
   std::vector<std::string> warnings;           ///< failed sanity checks of §4.7, with numbers
+  /// Physical times of the element starts at which a contact (inelastic, with friction) slides in
+  /// a contact phase in a Painlevé configuration (Impact::painleve_contacts; one warning per
+  /// contact sums them up): the rigid contact problem there may have several solutions or none.
+  std::vector<double> painleve_sliding_time;
 };
 
 /// Before solving: a step must hold a whole jump, s_max·T_step >= T_step + τ_jump. For spring–
