@@ -865,11 +865,15 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
   // Stages that hold an impact or a sliding contact phase in a Painlevé configuration (sim::
   // recover_physical): the rigid contact problem has no unique solution there, which explains an
   // integrator that finds another motion than the OCP's (it does not change the verdict).
+  // An impact on a stage end touches both stages (its jump may go on in the next one; the clock
+  // agrees to the solver's tolerance, hence the margin).
+  const double margin = 1e-6 * std::max(1.0, std::fabs(p.final_time));
   for (std::size_t k = 0; k < p.control_time.size() && k < p.stage_end_time.size(); ++k) {
     const double start = p.control_time[k], end = p.stage_end_time[k];
     bool painleve = false;
     for (const sim::Impact& imp : p.trajectory.impacts)
-      painleve = painleve || (!imp.painleve_contacts.empty() && imp.time >= start && imp.time <= end);
+      painleve = painleve ||
+                 (!imp.painleve_contacts.empty() && imp.time >= start - margin && imp.time <= end + margin);
     for (double t : p.trajectory.painleve_sliding_time) painleve = painleve || (t >= start && t < end);
     if (painleve) v.stages_painleve.push_back(static_cast<int>(k));
   }
