@@ -324,6 +324,7 @@ TimeFrozenModel time_freezing(const model::Cls& cls, const TimeFreezingOptions& 
     std::vector<int> tangential_index(nc, -1);  // position of c_t,i in the switching vector
     // Auxiliary fields per contact: [0] normal only / pos, [1] neg.
     std::vector<std::array<sym::Vector, 2>> aux(nc);
+    std::vector<int> friction_dimensions(nc, 0);
     for (std::size_t i = 0; i < nc; ++i) {
       const model::Contact& c = cls.contacts[i];
       const sym::Vector stab =
@@ -335,6 +336,7 @@ TimeFrozenModel time_freezing(const model::Cls& cls, const TimeFreezingOptions& 
         continue;
       }
       const double mu = c.friction;
+      friction_dimensions[i] = static_cast<int>(c.tangent.cols());
       sym::Vector mt;  // M⁻¹ J_t (direction of the tangential impulse before ±μ)
       if (c.tangent.cols() == 1) {
         mt = minv[col_tangent[i]];
@@ -360,6 +362,7 @@ TimeFrozenModel time_freezing(const model::Cls& cls, const TimeFreezingOptions& 
     }
     const std::size_t n_sw = sub.switching.size();
     tf.auxiliary_fields = aux;
+    tf.friction_dimensions = friction_dimensions;
     for (std::size_t i = 0; i < nc; ++i)
       tf.tangential.push_back(tangential_index[i] < 0 ? sym::Expr(0.0)
                                                       : sub.switching[static_cast<std::size_t>(tangential_index[i])]);

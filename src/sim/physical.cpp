@@ -280,18 +280,29 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
   sym::Function sliding_rate_fn;
   bool any_friction = false;
   for (double mu : m.friction) any_friction = any_friction || mu > 0;
-  if (inelastic && any_friction && m.auxiliary_fields.size() == n_c) {
+  if (inelastic && any_friction && m.auxiliary_fields.size() == n_c && m.friction_dimensions.size() == n_c &&
+      m.n_q > 0) {
     sym::Vector rates;
     for (std::size_t c = 0; c < n_c; ++c) {
+      // Velocity rows only: the positions stand still in a jump (a stabilize_positions term there
+      // pulls the gap, it does not push the velocity).
       const sym::Vector grad = sym::gradient(m.normal_velocities[c], m.pss.x);
       for (const sym::Vector& field : m.auxiliary_fields[c]) {
         sym::Expr rate(0.0);
-        for (std::size_t i = 0; i < grad.size() && i < field.size(); ++i) rate = rate + grad[i] * field[i];
+        for (std::size_t i = m.n_q; i < 2 * m.n_q && i < grad.size() && i < field.size(); ++i)
+          rate = rate + grad[i] * field[i];
         rates.push_back(rate);
       }
     }
     sliding_rate_fn = sym::Function("sliding_normal_rates", {m.pss.x, m.pss.u}, {rates});
   }
+  // The auxiliary field a contact slides under at a state (0: "pos", 1: "neg"), or -1 where it
+  // sticks or has no friction: planar by the sign of v_t, spatial while ‖v_t‖ > ε_t.
+  auto sliding_field = [&](std::size_t c, double c_t) {
+    if (c >= m.friction.size() || !(m.friction[c] > 0) || !(std::fabs(c_t) > 1e-3)) return -1;
+    if (m.friction_dimensions[c] == 2) return c_t > 0 ? 0 : -1;
+    return c_t > 0 ? 0 : 1;
+  };
   auto closing = [&](std::size_t i) {
     if (!inelastic) return false;
     const std::vector<double> g = eval(gap, i), v = eval(vn, i);
@@ -343,8 +354,9 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
             rates = eval(sliding_rate_fn, e);
             Dv = eval(Dfun, e);
           }
-          if (!(std::fabs(vt[c]) > 1e-3)) continue;
-          const double rate = rates[2 * c + (vt[c] > 0 ? 0 : 1)], scale = m.normal_acceleration * Dv[c];
+          const int field = sliding_field(c, vt[c]);
+          if (field < 0) continue;
+          const double rate = rates[2 * c + static_cast<std::size_t>(field)], scale = m.normal_acceleration * Dv[c];
           if (!(scale > 0 && rate < -1e-9 * scale)) continue;
           const double t_e = r.states[e][static_cast<std::size_t>(clock)];
           if (painleve_elements[c]++ == 0) painleve_first[c] = t_e;
@@ -433,8 +445,9 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
       for (std::size_t c = 0; c < n_c; ++c) {
         if (!involved[c]) continue;
         imp.contacts.push_back(static_cast<int>(c));
-        if (!rates.empty() && c < m.friction.size() && m.friction[c] > 0 && std::fabs(vt[c]) > 1e-6) {
-          const double rate = rates[2 * c + (vt[c] > 0 ? 0 : 1)];  // [0]: the "pos" field (c_t > 0)
+        const int field = rates.empty() ? -1 : sliding_field(c, vt[c]);
+        if (field >= 0) {
+          const double rate = rates[2 * c + static_cast<std::size_t>(field)];
           const double scale = m.normal_acceleration * D[c];
           if (scale > 0 && rate < -1e-9 * scale) {
             imp.painleve_contacts.push_back(static_cast<int>(c));

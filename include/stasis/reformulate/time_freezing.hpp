@@ -153,6 +153,9 @@ struct TimeFrozenModel {
   /// sim::recover_physical integrates them to complete a jump that ends inside a finite element.
   std::vector<std::array<sym::Vector, 2>> auxiliary_fields;
   sym::Vector tangential;
+  /// Inelastic Cls: per contact the tangent directions of its friction (0 frictionless, 1 planar:
+  /// c_t,i is the tangential velocity, 2 spatial: c_t,i = ‖v_t‖ − ε_t, sliding where positive).
+  std::vector<int> friction_dimensions;
   double stiffness = 0, damping = 0;          ///< spring–damper k and c (elastic only)
   std::size_t n_switching() const { return pss.subsystems.empty() ? 0 : pss.subsystems[0].switching.size(); }
   std::size_t n_regions() const { return region_contacts.size(); }
