@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -59,16 +60,19 @@ struct Solved {
   io::OcpFile file;
   ocp::Options options;
   ocp::Result result;
+  std::unique_ptr<ocp::Solver> solver;  // its transcription() for ValidationOptions::transcription
 };
 
-Solved solve_drop() {
-  Solved s{io::read_ocp_string(kDrop, "drop.yaml"), {}, {}};
+Solved solve_text(const std::string& yaml, const std::string& name) {
+  Solved s{io::read_ocp_string(yaml, name), {}, {}, nullptr};
   s.options = {s.file.discretization, s.file.homotopy, s.file.initialization};
-  reformulate::Dcs dcs = reformulate::to_dcs(s.file.model.pss, s.options.discretization.dcs);
-  ocp::Solver solver(dcs, s.file.ocp, s.options);
-  s.result = solver.solve();
+  const reformulate::Dcs dcs = reformulate::to_dcs(s.file.model.pss, s.options.discretization.dcs);
+  s.solver = std::make_unique<ocp::Solver>(dcs, s.file.ocp, s.options);
+  s.result = s.solver->solve();
   return s;
 }
+
+Solved solve_drop() { return solve_text(kDrop, "drop.yaml"); }
 
 // Indices i with time[i] == time[i + 1] (jumps).
 std::vector<std::size_t> equal_pairs(const std::vector<double>& time) {
@@ -287,16 +291,13 @@ TEST(OcpTimeFreezing, ValidationOfALandingOnAStageEnd) {
   replace("controls: {u: {lower: -30, upper: 30}}", "controls: {u: {lower: 0, upper: 0}}");
   replace("speed_of_time: {lower: 1, upper: 25, start: 1}",
           "speed_of_time: {lower: 1, upper: 25, start: 1, penalty: 1}");
-  io::OcpFile file = io::read_ocp_string(yaml, "landing_on_a_stage_end.yaml");
-  const ocp::Options options{file.discretization, file.homotopy, file.initialization};
-  const reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, options.discretization.dcs);
-  ocp::Solver solver(dcs, file.ocp, options);
-  const ocp::Result r = solver.solve();
+  const Solved s = solve_text(yaml, "landing_on_a_stage_end.yaml");
+  const ocp::Result& r = s.result;
   ASSERT_TRUE(r.converged) << r.message;
   ASSERT_EQ(r.speed_of_time.size(), 6u);
   EXPECT_NEAR(r.speed_of_time[3], 3.5, 1e-3);
   EXPECT_NEAR(r.speed_of_time[4], 3.5, 1e-3);
-  const reformulate::TimeFrozenModel& model = file.time_freezing->frozen;
+  const reformulate::TimeFrozenModel& model = s.file.time_freezing->frozen;
   const ocp::PhysicalResult p = ocp::recover_physical(model, r);
   ASSERT_EQ(p.trajectory.impacts.size(), 1u);
   EXPECT_NEAR(p.trajectory.impacts[0].time, 0.4, 1e-6);
@@ -306,8 +307,8 @@ TEST(OcpTimeFreezing, ValidationOfALandingOnAStageEnd) {
   EXPECT_LT(v_end, -0.5);
 
   ocp::ValidationOptions vo;
-  vo.transcription = &solver.transcription();
-  const ocp::Validation v = ocp::validate(model, file.ocp, options, r, p, vo);
+  vo.transcription = &s.solver->transcription();
+  const ocp::Validation v = ocp::validate(model, s.file.ocp, s.options, r, p, vo);
   EXPECT_TRUE(v.passed) << v.message;
   EXPECT_TRUE(v.stages_from_ocp.empty()) << v.message;
   ASSERT_EQ(v.stage_end_deviation.size(), 6u);
@@ -431,19 +432,16 @@ TEST(OcpTimeFreezing, FrozenStageOnAConstructedSolution) {
 // 1e-6), so the re-simulation takes it, stage after stage: the deviations become 0, and every
 // stage is reported and fails the verdict (not reproduced by the integrator itself).
 TEST(OcpTimeFreezing, ValidationChecksTheOcpStageWhenTheStepDiffers) {
-  io::OcpFile file = io::read_ocp_string(kDrop, "drop.yaml");
-  const ocp::Options options{file.discretization, file.homotopy, file.initialization};
-  const reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, options.discretization.dcs);
-  ocp::Solver solver(dcs, file.ocp, options);
-  const ocp::Result r = solver.solve();
+  const Solved s = solve_drop();
+  const ocp::Result& r = s.result;
   ASSERT_TRUE(r.converged) << r.message;
-  const reformulate::TimeFrozenModel& model = file.time_freezing->frozen;
+  const reformulate::TimeFrozenModel& model = s.file.time_freezing->frozen;
   const ocp::PhysicalResult p = ocp::recover_physical(model, r);
   ocp::ValidationOptions vo;
   vo.reproduction_tolerance = 1e-15;
   vo.deviation_tolerance = 1e-15;
-  vo.transcription = &solver.transcription();
-  const ocp::Validation v = ocp::validate(model, file.ocp, options, r, p, vo);
+  vo.transcription = &s.solver->transcription();
+  const ocp::Validation v = ocp::validate(model, s.file.ocp, s.options, r, p, vo);
   EXPECT_TRUE(v.simulation_converged) << v.message;
   EXPECT_EQ(v.stages_from_ocp, (std::vector<int>{0, 1, 2, 3, 4, 5}));
   // What the integrator did on its own there: it converged, to the OCP's solution within the
@@ -455,7 +453,7 @@ TEST(OcpTimeFreezing, ValidationChecksTheOcpStageWhenTheStepDiffers) {
     EXPECT_TRUE(m.integrator_converged);
     EXPECT_GT(m.integrator_deviation, 1e-15);
     EXPECT_LT(m.integrator_deviation, 1e-6);
-    EXPECT_EQ(m.ocp_element_lengths.size(), static_cast<std::size_t>(file.discretization.elements));
+    EXPECT_EQ(m.ocp_element_lengths.size(), static_cast<std::size_t>(s.file.discretization.elements));
     EXPECT_EQ(m.integrator_element_lengths.size(), m.ocp_element_lengths.size());
   }
   EXPECT_NE(v.message.find("; the integrator's own steps end up to "), std::string::npos) << v.message;
