@@ -228,6 +228,15 @@ ValidationData read_validation(const Reader& rd, const json& v, const std::vecto
     d.checks.push_back({"stages not reproduced by the integrator", text, "none", stages.empty() ? V::Pass : V::Fail});
     if (!stages.empty()) fail("stages not reproduced by the integrator: " + stage_list(stages));
   }
+  // Stages holding impacts or sliding in Painlevé configurations (ocp::Validation::stages_painleve):
+  // where the rigid contact problem has no unique solution; an explanation, not part of the verdict.
+  if (const json* sp = Reader::find(v, "stages_painleve")) {
+    std::vector<int> stages;
+    for (double k : rd.numbers(*sp, "validation.stages_painleve")) stages.push_back(static_cast<int>(k));
+    if (!stages.empty())
+      info("stages with Painlevé impacts or sliding",
+           stage_list(stages) + " (0-based): the rigid contact problem has no unique solution there");
+  }
   limited("final_state_deviation", "final state deviation", kDeviationLimit, "");
   limited("max_deviation_at_stage_ends", "max deviation at stage ends", kDeviationLimit, "");
   limited("max_gap_violation", "max gap violation", kViolationLimit, "");

@@ -428,6 +428,16 @@ TEST(Report, TimeFrozenOcpHasAValidationSection) {
   EXPECT_EQ(taken_row->value.rfind("2 (0-based): the OCP's motion solves the step to ", 0), 0u) << taken_row->value;
   EXPECT_EQ(taken_row->verdict, Check::Verdict::Fail);
   EXPECT_FALSE(dt.validation->passed);
+  // validation.stages_painleve: an information row (none here, the bounce has no friction; one
+  // in the modified copy), not part of the verdict.
+  EXPECT_EQ(check(val, "stages with Painlevé impacts or sliding"), nullptr);
+  taken["validation"]["stages_painleve"] = {2, 3};
+  const ReportData dp = report_data(taken.dump(), dir + "/result.json", "bounce");
+  const Check* painleve = check(*dp.validation, "stages with Painlevé impacts or sliding");
+  ASSERT_NE(painleve, nullptr);
+  EXPECT_EQ(painleve->value, "2, 3 (0-based): the rigid contact problem has no unique solution there");
+  EXPECT_EQ(painleve->verdict, Check::Verdict::Info);
+  EXPECT_EQ(dp.validation->failures, dt.validation->failures);
   const bool passed = v["stages_from_ocp"].empty() && final_dev <= kDeviationLimit && stage_dev <= kDeviationLimit &&
                       v["max_gap_violation"].get<double>() <= kViolationLimit &&
                       v["max_path_violation"].get<double>() <= kViolationLimit &&
