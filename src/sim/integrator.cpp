@@ -133,20 +133,19 @@ Result Integrator::simulate(const std::vector<double>& x0) {
 
   for (int step = 0; step < options_.steps; ++step) {
     if (!options_.step_controls.empty()) u = options_.step_controls[static_cast<std::size_t>(step)];
+    // A parameter of this step, in the MPCC and its relaxed NLP alike.
+    auto set_parameter = [&](mpcc::Index at, double value) {
+      d.tr.problem.parameter_values()[static_cast<std::size_t>(at)] = value;
+      nlp.set_parameter(at, value);
+    };
     const bool given_speed = !options_.step_speed_of_time.empty();  // Options::step_speed_of_time's pull
     const double step_speed = given_speed ? options_.step_speed_of_time[static_cast<std::size_t>(step)] : 0.0;
-    if (given_speed && map.param_speed_of_time_reference >= 0) {
-      const auto at = static_cast<std::size_t>(map.param_speed_of_time_reference);
-      d.tr.problem.parameter_values()[at] = step_speed;
-      nlp.set_parameter(map.param_speed_of_time_reference, step_speed);
-    }
+    if (given_speed && map.param_speed_of_time_reference >= 0)
+      set_parameter(map.param_speed_of_time_reference, step_speed);
     if (!options_.step_nominal_lengths.empty())  // heuristic_mean's targets (Options::step_nominal_lengths)
-      for (std::size_t n = 0; n < map.fe[0].size(); ++n) {
-        const mpcc::Index at = map.fe[0][n].param_h_nominal;
-        const double h = options_.step_nominal_lengths[static_cast<std::size_t>(step)][n];
-        d.tr.problem.parameter_values()[static_cast<std::size_t>(at)] = h;
-        nlp.set_parameter(at, h);
-      }
+      for (std::size_t n = 0; n < map.fe[0].size(); ++n)
+        set_parameter(map.fe[0][n].param_h_nominal,
+                      options_.step_nominal_lengths[static_cast<std::size_t>(step)][n]);
     // Element lengths for a predicted trajectory (samples at numerical times sample_s, clock last):
     // its segments are the maximal runs in which the clock runs or stands still (a frozen run of
     // fewer than kMinFrozen samples is the chattering of the explicit predictor in a contact phase,

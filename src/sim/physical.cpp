@@ -303,6 +303,16 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
     if (m.friction_dimensions[c] == 2) return c_t > 0 ? 0 : -1;
     return c_t > 0 ? 0 : 1;
   };
+  // μ|bᵀM⁻¹n| / nᵀM⁻¹n of contact c where it slides in a Painlevé configuration (its normal
+  // velocity decreases under the field of its sliding direction), else 0; vt, rates and D_c at
+  // the state (eval of tangential_fn, sliding_rate_fn, Dfun).
+  auto painleve_ratio_of = [&](std::size_t c, const std::vector<double>& vt, const std::vector<double>& rates,
+                               double D_c) {
+    const int field = sliding_field(c, vt[c]);
+    if (field < 0) return 0.0;
+    const double rate = rates[2 * c + static_cast<std::size_t>(field)], scale = m.normal_acceleration * D_c;
+    return scale > 0 && rate < -1e-9 * scale ? 1.0 - rate / scale : 0.0;
+  };
   auto closing = [&](std::size_t i) {
     if (!inelastic) return false;
     const std::vector<double> g = eval(gap, i), v = eval(vn, i);
@@ -339,41 +349,39 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
   std::size_t e = 0;
   while (e + 1 < P) {
     if (!in_jump(e)) {
+      // The element's θ of the ODE region and, per contact, of its auxiliary fields (a contact
+      // phase where positive).
+      double theta_ode = 0;
+      std::vector<double> aux(n_c, 0.0);
+      if (e < r.theta.size())
+        for (std::size_t j = 0; j < m.region_contacts.size() && j < r.theta[e].size(); ++j) {
+          if (m.region_contacts[j].empty()) theta_ode += r.theta[e][j];
+          for (int c : m.region_contacts[j]) aux[static_cast<std::size_t>(c)] += r.theta[e][j];
+        }
       if (sliding_rate_fn.n_out() > 0 && e < r.theta.size()) {
-        // A contact whose auxiliary fields hold part of the element (a contact phase) and that
-        // slides at its start, under the field of that direction.
-        std::vector<double> share(n_c, 0.0);
-        for (std::size_t j = 0; j < m.region_contacts.size() && j < r.theta[e].size(); ++j)
-          for (int c : m.region_contacts[j]) share[static_cast<std::size_t>(c)] += r.theta[e][j];
+        // A contact in a contact phase that slides at the element's start, under the field of
+        // that direction.
         std::vector<double> vt, rates, Dv;
         bool recorded = false;
         for (std::size_t c = 0; c < n_c; ++c) {
-          if (!(share[c] > 1e-6) || !(c < m.friction.size() && m.friction[c] > 0)) continue;
+          if (!(aux[c] > 1e-6) || !(c < m.friction.size() && m.friction[c] > 0)) continue;
           if (vt.empty()) {
             vt = eval(tangential_fn, e);
             rates = eval(sliding_rate_fn, e);
             Dv = eval(Dfun, e);
           }
-          const int field = sliding_field(c, vt[c]);
-          if (field < 0) continue;
-          const double rate = rates[2 * c + static_cast<std::size_t>(field)], scale = m.normal_acceleration * Dv[c];
-          if (!(scale > 0 && rate < -1e-9 * scale)) continue;
+          const double ratio = painleve_ratio_of(c, vt, rates, Dv[c]);
+          if (!(ratio > 0)) continue;
           const double t_e = r.states[e][static_cast<std::size_t>(clock)];
           if (painleve_elements[c]++ == 0) painleve_first[c] = t_e;
           painleve_last[c] = t_e;
-          painleve_ratio[c] = std::max(painleve_ratio[c], 1.0 - rate / scale);
+          painleve_ratio[c] = std::max(painleve_ratio[c], ratio);
           if (!recorded) out.painleve_sliding_time.push_back(t_e);
           recorded = true;
         }
       }
       if (can_force && e < r.theta.size()) {
         // λ_n,i = a_n θ_aux,i / θ_ode (time_freezing.md §2.7) — the force that keeps the contact.
-        double theta_ode = 0;
-        std::vector<double> aux(n_c, 0.0);
-        for (std::size_t j = 0; j < m.region_contacts.size() && j < r.theta[e].size(); ++j) {
-          if (m.region_contacts[j].empty()) theta_ode += r.theta[e][j];
-          for (int c : m.region_contacts[j]) aux[static_cast<std::size_t>(c)] += r.theta[e][j];
-        }
         std::vector<double> force(n_c, 0.0);
         if (theta_ode > 0)
           for (std::size_t c = 0; c < n_c; ++c) force[c] = m.normal_acceleration * aux[c] / theta_ode;
@@ -445,19 +453,13 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
       for (std::size_t c = 0; c < n_c; ++c) {
         if (!involved[c]) continue;
         imp.contacts.push_back(static_cast<int>(c));
-        const int field = rates.empty() ? -1 : sliding_field(c, vt[c]);
-        if (field >= 0) {
-          const double rate = rates[2 * c + static_cast<std::size_t>(field)];
-          const double scale = m.normal_acceleration * D[c];
-          if (scale > 0 && rate < -1e-9 * scale) {
-            imp.painleve_contacts.push_back(static_cast<int>(c));
-            out.warnings.push_back(
-                "impact at t = " + num(imp.time) + ", contact " + std::to_string(c) +
-                ": a Painlevé configuration: sliding at " + num(vt[c]) + ", friction drives the contact into the "
-                "surface (μ|bᵀM⁻¹n| / nᵀM⁻¹n = " + num(1.0 - rate / scale) +
-                " > 1) until it sticks; the rigid contact problem has no unique solution there, and a re-simulation "
-                "may find another one");
-          }
+        if (const double ratio = rates.empty() ? 0.0 : painleve_ratio_of(c, vt, rates, D[c]); ratio > 0) {
+          imp.painleve_contacts.push_back(static_cast<int>(c));
+          out.warnings.push_back("impact at t = " + num(imp.time) + ", contact " + std::to_string(c) +
+                                 ": a Painlevé configuration: sliding at " + num(vt[c]) +
+                                 ", friction drives the contact into the surface (μ|bᵀM⁻¹n| / nᵀM⁻¹n = " + num(ratio) +
+                                 " > 1) until it sticks; the rigid contact problem has no unique solution there, and "
+                                 "a re-simulation may find another one");
         }
         imp.impulse.push_back((va[c] - vb[c]) / D[c]);
         // §4.7 sanity checks after the jump

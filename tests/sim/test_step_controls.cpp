@@ -11,6 +11,21 @@
 
 using namespace stasis;
 
+namespace {
+// ẋ = 3 for x < 0, −1 for x > 0, x0 = −1: reaches x = 0 at t = 1/3 and slides there (fesd.md T1).
+model::Pss sliding_on_zero() {
+  model::Pss p;
+  sym::Vector x = p.add_states({"x"});
+  model::Subsystem s;
+  s.switching = {x[0]};
+  s.signs = {{-1}, {1}};
+  s.fields = {{sym::Expr(3.0)}, {sym::Expr(-1.0)}};
+  p.subsystems = {s};
+  p.x0 = {-1.0};
+  return p;
+}
+}  // namespace
+
 // ẋ = u + 3 for x < 0, u + 1 for x > 0, x0 = −1, steps of 0.5 with u = 0, −2, 1:
 // step 1 crosses x = 0 at t = 1/3 and ends at x = 1/6; step 2 returns to 0 at t = 2/3 and slides
 // there (ẋ = −1 above, +1 below); step 3 leaves upwards with ẋ = 2: x(1.5) = 1.
@@ -48,14 +63,7 @@ TEST(StepControls, EachStepHoldsItsControl) {
 // four elements: lengths that put a boundary at the switch come out as given (1e-8); lengths
 // that do not still get the switch at a boundary (the dynamics place it, 1e-6), x = 0 at the end.
 TEST(StepControls, NominalElementLengthsAreTheGridWhereNoSwitchPinsIt) {
-  model::Pss p;
-  sym::Vector x = p.add_states({"x"});
-  model::Subsystem s;
-  s.switching = {x[0]};
-  s.signs = {{-1}, {1}};
-  s.fields = {{sym::Expr(3.0)}, {sym::Expr(-1.0)}};
-  p.subsystems = {s};
-  p.x0 = {-1.0};
+  const model::Pss p = sliding_on_zero();
   sim::Options o;
   o.horizon = M_PI / 4;
   o.steps = 1;
@@ -125,15 +133,7 @@ simulate:
   o.step_speed_of_time = {3.0, o.speed_of_time_upper * 2};
   EXPECT_THROW(sim::Integrator(dcs, o), Error);
 
-  model::Pss p;  // no clock
-  sym::Vector x = p.add_states({"x"});
-  model::Subsystem sub;
-  sub.switching = {x[0]};
-  sub.signs = {{-1}, {1}};
-  sub.fields = {{sym::Expr(1.0)}, {sym::Expr(-1.0)}};
-  p.subsystems = {sub};
-  p.x0 = {-1.0};
-  sim::Options po;
+  sim::Options po;  // a model without a clock
   po.step_speed_of_time = {1.0};
-  EXPECT_THROW(sim::simulate(p, po), Error);
+  EXPECT_THROW(sim::simulate(sliding_on_zero(), po), Error);
 }
