@@ -429,6 +429,58 @@ void read_contacts(const YamlDocument& doc, const MapEntry& e, const ModelScope&
   }
 }
 
+// The prefix of a contact's quantities (define_contact_quantities) and their suffixes.
+std::string contact_prefix(const std::string& name, std::size_t i) {
+  return name.empty() ? "contact" + std::to_string(i) : name;
+}
+const std::vector<std::string> kContactQuantities{"_delassus_nn", "_delassus_tn", "_delassus_t1n", "_delassus_t2n",
+                                                  "_painleve_ratio"};
+
+// Reserved before anything is declared, so that a parameter, state or definition that takes one
+// of these names is reported where it is declared.
+void reserve_contact_quantities(const std::vector<MapEntry>& entries, ModelScope& ms) {
+  const MapEntry* contacts = find_entry(entries, "contacts");
+  if (!contacts || !contacts->value.IsSequence()) return;  // read_contacts reports it
+  for (std::size_t i = 0; i < contacts->value.size(); ++i) {
+    const YAML::Node item = contacts->value[i];
+    std::string name;
+    if (item.IsMap() && item["name"] && item["name"].IsScalar()) name = item["name"].Scalar();
+    const std::string label = name.empty() ? "contact " + std::to_string(i) : "contact '" + name + "'";
+    for (const std::string& suffix : kContactQuantities)
+      ms.names.reserve(contact_prefix(name, i) + suffix,
+                       "stasis defines it for " + label + " (docs/guide-cls.md#contact-quantities)");
+  }
+}
+
+// Names for each contact's Delassus entries and Painlevé ratio (model::Cls::delassus), for the
+// OCP's expressions: constraints that keep a motion out of Painlevé configurations need them, and
+// writing M(q)⁻¹ by hand is how users get them wrong. Prefix: the contact's name, else contact<i>.
+void define_contact_quantities(const YamlDocument& doc, ModelScope& ms, const model::Cls& cls,
+                               const Places& places) {
+  for (std::size_t i = 0; i < cls.contacts.size(); ++i) {
+    const model::Contact& c = cls.contacts[i];
+    const std::string prefix = contact_prefix(c.name, i);
+    const sym::Matrix W = cls.delassus(i);
+    std::vector<std::pair<std::string, sym::Expr>> names{{prefix + "_delassus_nn", W(0, 0)}};
+    if (W.rows() == 2) {
+      names.emplace_back(prefix + "_delassus_tn", W(1, 0));
+      names.emplace_back(prefix + "_painleve_ratio", c.friction * sym::abs(W(1, 0)) / W(0, 0));
+    } else if (W.rows() == 3) {
+      names.emplace_back(prefix + "_delassus_t1n", W(1, 0));
+      names.emplace_back(prefix + "_delassus_t2n", W(2, 0));
+      names.emplace_back(prefix + "_painleve_ratio",
+                         c.friction * sym::sqrt(W(1, 0) * W(1, 0) + W(2, 0) * W(2, 0)) / W(0, 0));
+    }
+    for (const auto& [name, value] : names) {
+      if (ms.scope.contains(name))
+        doc.fail(places.contacts[i], "'" + name + "' is already defined, but stasis defines it for " +
+                                         cls.contact_label(i) +
+                                         " (docs/guide-cls.md#contact-quantities); rename that definition");
+      ms.scope.define(name, value);
+    }
+  }
+}
+
 void read_cls(const YamlDocument& doc, const MapEntry& kind, ModelScope& ms, PssModelFile& file,
               model::Cls& cls, sym::Vector& dynamics, Places& places) {
   const std::vector<MapEntry> entries = doc.entries(kind.value, "the cls model");
@@ -436,6 +488,7 @@ void read_cls(const YamlDocument& doc, const MapEntry& kind, ModelScope& ms, Pss
   if (const MapEntry* e = find_entry(entries, "parameters"))
     read_parameters(doc, *e, ms.names, ms.scope, file.parameters, file.vector_parameters);
 
+  reserve_contact_quantities(entries, ms);
   const MapEntry& pos = required(doc, entries, "positions", kind.key_where,
                                  "the cls model has no 'positions', expected a list of position names q");
   const std::vector<std::string> positions = declare(doc, ms, pos, "position", "positions");
@@ -526,6 +579,7 @@ void read_cls(const YamlDocument& doc, const MapEntry& kind, ModelScope& ms, Pss
       doc, entries, "contacts", kind.key_where,
       "the cls model has no 'contacts', expected a list of {gap: ..., restitution: ..., friction: ...}");
   read_contacts(doc, contacts, ms, positions, q, cls, places);
+  define_contact_quantities(doc, ms, cls, places);
 
   std::vector<std::string> states = positions;
   states.insert(states.end(), velocities.begin(), velocities.end());

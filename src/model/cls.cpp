@@ -56,6 +56,23 @@ sym::Matrix Cls::mass_matrix() const {
 
 sym::Vector Cls::normal(std::size_t i) const { return sym::gradient(contacts.at(i).gap, q); }
 
+sym::Matrix Cls::delassus(std::size_t i) const {
+  const Contact& c = contacts.at(i);
+  const std::size_t nq = n_q(), d = c.friction > 0.0 ? c.tangent.cols() : 0;
+  sym::Matrix J(nq, 1 + d);
+  const sym::Vector n = normal(i);
+  for (std::size_t r = 0; r < nq; ++r) {
+    J(r, 0) = n[r];
+    for (std::size_t k = 0; k < d; ++k) J(r, 1 + k) = c.tangent(r, k);
+  }
+  const bool identity = mass.rows() == 0 && mass.cols() == 0;
+  const sym::Matrix X = identity ? J : sym::solve_spd(mass, J);  // M⁻¹J
+  sym::Matrix W(1 + d, 1 + d);
+  for (std::size_t a = 0; a <= d; ++a)
+    for (std::size_t b = 0; b <= d; ++b) W(a, b) = sym::dot(J.col(a), X.col(b));
+  return W;
+}
+
 std::string Cls::contact_label(std::size_t i) const {
   const Contact& c = contacts.at(i);
   return c.name.empty() ? "contact " + std::to_string(i) : "contact '" + c.name + "'";

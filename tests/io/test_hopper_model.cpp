@@ -6,9 +6,12 @@
 
 #include <Eigen/Dense>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "stasis/error.hpp"
 #include "stasis/io/model_file.hpp"
 #include "stasis/sym/matrix.hpp"
 
@@ -138,6 +141,73 @@ TEST(HopperModel, ContactAtTheInitialStateAndFootPosition) {
   // p_foot(q1) = (0.5, -0.0321345957) (T14): the gap is p_foot,z, the tangent its x gradient.
   const Point p1 = at(c, {0.5, 0.35, 0.3, -0.6, 1, -0.5, 2, -3});
   EXPECT_NEAR(sym::evaluate(c.contacts[0].gap, p1.symbols, p1.values), -0.0321345957, 1e-10);
+}
+
+
+// Cls::delassus and the names a problem file gets for it: against an Eigen solve of the same
+// M(q) at q0 (T14: D(q0) = 0.15860428, b^T M^-1 b = 4.9001769, b^T M^-1 n = 0) and at T14's q1.
+TEST(HopperModel, DelassusMatrixAndTheContactNamesOfTheProblemFile) {
+  const model::Cls& c = hopper_cls();
+  const sym::Matrix W = c.delassus(0);
+  ASSERT_EQ(W.rows(), 2u);
+  ASSERT_EQ(W.cols(), 2u);
+  const Point p0 = at(c, c.x0);
+  EXPECT_NEAR(sym::evaluate(W(0, 0), p0.symbols, p0.values), 0.15860428, 1e-8);
+  EXPECT_NEAR(sym::evaluate(W(1, 1), p0.symbols, p0.values), 4.9001769, 1e-7);
+  EXPECT_NEAR(sym::evaluate(W(1, 0), p0.symbols, p0.values), 0.0, 1e-12);
+
+  // The path constraint "foot_painleve_ratio <= 1" names mu |b^T M^-1 n| / n^T M^-1 n; at q1 the
+  // same from the numeric M(q1) (relative 1e-12).
+  std::ifstream in(std::string(STASIS_SOURCE_DIR) + "/examples/hopper.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string yaml = text.str();
+  const std::string anchor = "      - \"knee_x >= -0.05\"\n";
+  const std::size_t pos = yaml.find(anchor);
+  ASSERT_NE(pos, std::string::npos);
+  yaml.insert(pos, "      - \"foot_painleve_ratio <= 1\"\n      - \"foot_delassus_tn + foot_delassus_nn <= 9\"\n");
+  const io::OcpFile f = io::read_ocp_string(yaml, "hopper with Painlevé constraints");
+  ASSERT_EQ(f.ocp.path.size(), hopper().ocp.path.size() + 2);
+  const std::vector<double> x1{0.5, 0.35, 0.3, -0.6, 1, -0.5, 2, -3};
+  const model::Cls& cf = *f.time_freezing->cls();
+  const Point p1 = at(cf, x1);
+  const Eigen::Matrix4d M = mass_at(cf, p1);
+  Eigen::Vector4d nv, bv;
+  for (int i = 0; i < 4; ++i) {
+    nv(i) = sym::evaluate(cf.normal(0)[i], p1.symbols, p1.values);
+    bv(i) = sym::evaluate(cf.contacts[0].tangent(i, 0), p1.symbols, p1.values);
+  }
+  const Eigen::LLT<Eigen::Matrix4d> llt(M);
+  const double D = nv.dot(llt.solve(nv)), B = bv.dot(llt.solve(nv));
+  ASSERT_GT(std::fabs(B), 1e-3);  // a point where the coupling is not zero
+  // The path expressions are in the time-frozen model's states (q, v, t) and controls.
+  const sym::Vector& x = f.model.pss.x;
+  sym::Vector symbols = x;
+  symbols.insert(symbols.end(), f.model.pss.u.begin(), f.model.pss.u.end());
+  std::vector<double> values = x1;
+  values.resize(symbols.size(), 0.0);
+  const double ratio = sym::evaluate(f.ocp.path[0], symbols, values);
+  EXPECT_NEAR(ratio, 0.8 * std::fabs(B) / D, 1e-12 * (0.8 * std::fabs(B) / D));
+  EXPECT_NEAR(sym::evaluate(f.ocp.path[1], symbols, values), B + D, 1e-12 * (std::fabs(B) + D));
+}
+
+// A definition may not take a name stasis defines for a contact.
+TEST(HopperModel, ADefinitionThatTakesAContactQuantitysNameIsAnError) {
+  std::ifstream in(std::string(STASIS_SOURCE_DIR) + "/examples/hopper.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string yaml = text.str();
+  const std::string anchor = "    definitions:\n";
+  const std::size_t pos = yaml.find(anchor);
+  ASSERT_NE(pos, std::string::npos);
+  yaml.insert(pos + anchor.size(), "      foot_delassus_nn: \"qz\"\n");
+  try {
+    (void)io::read_ocp_string(yaml, "hopper.yaml");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'foot_delassus_nn' is reserved: stasis defines it for contact 'foot'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("hopper.yaml:"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

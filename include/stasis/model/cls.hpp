@@ -59,6 +59,12 @@ class Cls {
   sym::Matrix mass_matrix() const;
   /// n_i = ∇_q f_c,i.
   sym::Vector normal(std::size_t contact) const;
+  /// The contact's Delassus matrix W = Jᵀ M⁻¹ J with J = [n_i, J_t,i] (n_q × (1 + d), d the
+  /// tangent directions if friction > 0, else 0): W(0, 0) = n_iᵀM⁻¹n_i (D_i of spec §2.7, the
+  /// inverse effective mass along the normal), W(k, 0) = J_t,kᵀM⁻¹n_i the coupling of the k-th
+  /// tangent direction to the normal. Where μ_i |W(1, 0)| > W(0, 0) (planar; μ_i ‖W(1.., 0)‖ >
+  /// W(0, 0) spatial) sliding drives the contact into the surface: a Painlevé configuration.
+  sym::Matrix delassus(std::size_t contact) const;
   /// "contact 'name'" or "contact i", for messages.
   std::string contact_label(std::size_t contact) const;
 
