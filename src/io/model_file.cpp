@@ -143,7 +143,8 @@ const std::vector<std::string> kSimulateSectionKeys = {"horizon", "steps", "cont
 const std::vector<std::string> kOcpSectionKeys = {"horizon", "time_optimal", "final_time",
                                                   "stages",  "controls",     "states",
                                                   "initial", "cost",         "constraints",
-                                                  "validate"};
+                                                  "validate", "validation"};
+const std::vector<std::string> kValidationKeys = {"gap_tolerance", "constraint_tolerance", "deviation_tolerance"};
 const std::vector<std::string> kConstraintKeys = {"path", "terminal", "complementarity", "at", "terminal_relaxation"};
 
 // Maps whose keys come from the schema (or are checked against declared names), so -o may add
@@ -184,6 +185,7 @@ const std::vector<std::string> kSections = {"",
                                             "ocp.constraints",
                                             "ocp.constraints.path.*",
                                             "ocp.constraints.terminal.*",
+                                            "ocp.validation",
                                             "draw"};
 
 std::string sign_text(const std::vector<int>& row) {
@@ -813,6 +815,21 @@ OcpFile read_ocp(YamlDocument& doc, const std::vector<std::string>& overrides) {
     else
       file.validate_steps_per_stage =
           detail::boolean(doc, e->value, e->value_where, "ocp.validate (true, false or steps per stage)") ? 1 : 0;
+  }
+  // validation: {gap_tolerance, constraint_tolerance, deviation_tolerance}, the verdict's limits.
+  if (const MapEntry* e = find_entry(fields, "validation")) {
+    if (!e->value.IsMap())
+      doc.fail(e->value_where, "ocp.validation: expected a map {gap_tolerance: ..., constraint_tolerance: ..., "
+                               "deviation_tolerance: ...}");
+    const std::vector<MapEntry> items = doc.entries(e->value, "ocp.validation");
+    doc.check_keys(items, kValidationKeys, "ocp.validation");
+    OcpFile::ValidationTolerances& t = file.validation_tolerances;
+    for (const MapEntry& item : items) {
+      const std::string what = "ocp.validation." + item.key;
+      const double v = doc.constant(item.value, item.value_where, ms.scope, what);
+      if (!(v > 0.0) || !std::isfinite(v)) doc.fail(item.value_where, what + " is " + num(v) + ", expected a finite value > 0");
+      (item.key == "gap_tolerance" ? t.gap : item.key == "constraint_tolerance" ? t.constraints : t.deviation) = v;
+    }
   }
   if (const MapEntry* e = find_entry(fields, "final_time")) {
     if (!ocp.time_optimal)

@@ -395,6 +395,10 @@ std::string time_frozen_ocp_result_json(const OcpFile& file, const ocp::Result& 
                        {"max_path_violation_between_points", number(v.max_path_violation_between_points)},
                        {"path_violation_between_where", v.path_violation_between_where},
                        {"passed", v.passed},
+                       {"tolerances",
+                        {{"gap", number(v.gap_tolerance)},
+                         {"constraints", number(v.constraint_tolerance)},
+                         {"deviation", number(v.deviation_tolerance)}}},
                        {"failures", v.failures},
                        {"message", v.message},
                        {"wall_time_s", v.wall_time_s}};

@@ -893,8 +893,11 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
                          " not reproduced by the integrator (the OCP's motion solves the step too)");
   if (v.resimulated && !(v.final_state_deviation <= vo.deviation_tolerance))
     v.failures.push_back("final state deviation " + num(v.final_state_deviation) + " > " + num(vo.deviation_tolerance));
-  if (v.max_gap_violation > vo.constraint_tolerance)
-    v.failures.push_back("gap violation " + num(v.max_gap_violation) + " > " + num(vo.constraint_tolerance));
+  v.gap_tolerance = vo.gap_tolerance;
+  v.constraint_tolerance = vo.constraint_tolerance;
+  v.deviation_tolerance = vo.deviation_tolerance;
+  if (v.max_gap_violation > vo.gap_tolerance)
+    v.failures.push_back("gap violation " + num(v.max_gap_violation) + " > " + num(vo.gap_tolerance));
   if (v.max_path_violation > vo.constraint_tolerance)
     v.failures.push_back("path violation " + num(v.max_path_violation) + " > " + num(vo.constraint_tolerance) + " (" +
                          v.path_violation_where + ")");

@@ -142,13 +142,6 @@ std::string list_text(const json& j) {
   return s;
 }
 
-// A limit: "1e-3" for powers of ten, else compact.
-std::string limit_text(double v) {
-  const double k = std::round(std::log10(v));
-  if (v > 0.0 && std::fabs(v - std::pow(10.0, k)) <= 1e-12 * v) return "1e" + std::to_string(static_cast<int>(k));
-  return format_number(v, 3);
-}
-
 std::string stage_list(const std::vector<int>& stages) {
   std::string s;
   for (int k : stages) s += (s.empty() ? "" : ", ") + std::to_string(k);
@@ -237,18 +230,26 @@ ValidationData read_validation(const Reader& rd, const json& v, const std::vecto
       info("stages with Painlevé impacts or sliding",
            stage_list(stages) + " (0-based): the rigid contact problem has no unique solution there");
   }
-  limited("final_state_deviation", "final state deviation", kDeviationLimit, "");
-  limited("max_deviation_at_stage_ends", "max deviation at stage ends", kDeviationLimit, "");
-  limited("max_gap_violation", "max gap violation", kViolationLimit, "");
+  // The problem's own limits (ocp.validation, written by stasis after 0.1's first releases).
+  if (const json* t = Reader::find(v, "tolerances")) {
+    rd.object(*t, "validation.tolerances");
+    d.deviation_limit = rd.optional_number(*t, "deviation", "validation.tolerances.deviation").value_or(kDeviationLimit);
+    d.gap_limit = rd.optional_number(*t, "gap", "validation.tolerances.gap").value_or(kViolationLimit);
+    d.violation_limit =
+        rd.optional_number(*t, "constraints", "validation.tolerances.constraints").value_or(kViolationLimit);
+  }
+  limited("final_state_deviation", "final state deviation", d.deviation_limit, "");
+  limited("max_deviation_at_stage_ends", "max deviation at stage ends", d.deviation_limit, "");
+  limited("max_gap_violation", "max gap violation", d.gap_limit, "");
   std::string where;
   if (const json* w = Reader::find(v, "path_violation_where"))
     where = rd.text(*w, "validation.path_violation_where");
-  limited("max_path_violation", "max path violation", kViolationLimit, where);
+  limited("max_path_violation", "max path violation", d.violation_limit, where);
   if (rd.optional_number(v, "points_between", "validation.points_between").value_or(0.0) > 0.0) {
     std::string between;
     if (const json* w = Reader::find(v, "path_violation_between_where"))
       between = rd.text(*w, "validation.path_violation_between_where");
-    limited("max_path_violation_between_points", "max path violation between points", kViolationLimit, between);
+    limited("max_path_violation_between_points", "max path violation between points", d.violation_limit, between);
   }
   if (const json* fs = Reader::find(v, "simulated_final_state")) {
     rd.object(*fs, "validation.simulated_final_state");
@@ -271,9 +272,9 @@ ValidationData read_validation(const Reader& rd, const json& v, const std::vecto
       std::vector<double> k;
       for (std::size_t i = 0; i < dev.size(); ++i) k.push_back(static_cast<double>(i));
       p.series.push_back({"|x_sim − x_ocp|", k, dev, SeriesStyle::Line, true});
-      p.series.push_back({"limit " + limit_text(kDeviationLimit),
+      p.series.push_back({"limit " + limit_text(d.deviation_limit),
                           {-0.5, static_cast<double>(dev.size()) - 0.5},
-                          {kDeviationLimit, kDeviationLimit},
+                          {d.deviation_limit, d.deviation_limit},
                           SeriesStyle::Line,
                           false,
                           true});

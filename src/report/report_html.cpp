@@ -230,13 +230,17 @@ std::string table_html(const Table& t, const std::string& css_class, std::size_t
 }
 
 // The validation section: the checks with their verdicts, the message, the deviation per stage.
-static_assert(kDeviationLimit == 1e-3 && kViolationLimit == 1e-6,
-              "the limits are stated in the note below and in docs/report.md");
+static_assert(kDeviationLimit == 1e-3 && kViolationLimit == 1e-6, "the default limits are stated in docs/report.md");
 std::string validation_html(const ValidationData& v) {
   std::string h = "<section id=\"validation\"><h2>Validation</h2>\n";
   h += "<p class=\"note\">The optimal controls re-simulated with the time-freezing integrator from the "
        "initial state and compared with the OCP's physical trajectory (the physical states, without the "
-       "clock). A deviation passes at most 1e-3, a gap or path violation at most 1e-6 (docs/report.md).</p>\n";
+       "clock). A deviation passes at most " + limit_text(v.deviation_limit) + ", a gap violation at most " +
+       limit_text(v.gap_limit) + ", a path violation at most " + limit_text(v.violation_limit) +
+       (v.deviation_limit == kDeviationLimit && v.gap_limit == kViolationLimit && v.violation_limit == kViolationLimit
+            ? std::string()
+            : std::string(" (the problem's ocp.validation)")) +
+       " (docs/report.md).</p>\n";
   std::string verdict = v.passed ? "passed: every check within its limit" : "failed: ";
   for (std::size_t i = 0; i < v.failures.size(); ++i) verdict += (i ? "; " : "") + v.failures[i];
   h += std::string("<p class=\"validation-verdict ") + (v.passed ? "check-pass" : "check-fail") + "\">" +

@@ -44,6 +44,12 @@ const char* series_color(std::size_t i) {
   return palette[i % (sizeof palette / sizeof palette[0])];
 }
 
+std::string limit_text(double v) {
+  const double k = std::round(std::log10(v));
+  if (v > 0.0 && std::fabs(v - std::pow(10.0, k)) <= 1e-12 * v) return "1e" + std::to_string(static_cast<int>(k));
+  return format_number(v, 3);
+}
+
 std::string format_number(double v, int digits) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";

@@ -475,6 +475,42 @@ time_freezing:
   EXPECT_EQ(f.time_freezing->jump()->stiffness, 10.0);  // default k of the built-in law
 }
 
+// ocp.validation: the verdict's tolerances (defaults 1e-6, 1e-6, 1e-3), from the file or -o;
+// unknown keys and non-positive values are errors with their place.
+TEST(ClsReader, ValidationTolerances) {
+  const std::string base = R"Y(kind: ocp
+model:
+  jump: {states: [q, v], controls: [u], f: [v, "u - 9.81"], constraint: q, restitution: 0.8, x0: [1, 0]}
+ocp:
+  horizon: 2
+  stages: 4
+  cost: {running: "u^2"}
+)Y";
+  const OcpFile d = read_ocp_string(base, "p.yaml");
+  EXPECT_EQ(d.validation_tolerances.gap, 1e-6);
+  EXPECT_EQ(d.validation_tolerances.constraints, 1e-6);
+  EXPECT_EQ(d.validation_tolerances.deviation, 1e-3);
+  const OcpFile f = read_ocp_string(base + "  validation: {gap_tolerance: 5e-3, deviation_tolerance: 2e-3}\n", "p.yaml");
+  EXPECT_EQ(f.validation_tolerances.gap, 5e-3);
+  EXPECT_EQ(f.validation_tolerances.constraints, 1e-6);
+  EXPECT_EQ(f.validation_tolerances.deviation, 2e-3);
+  const OcpFile o = read_ocp_string(base, "p.yaml", {"ocp.validation.constraint_tolerance=1e-7"});
+  EXPECT_EQ(o.validation_tolerances.constraints, 1e-7);
+  const auto error = [&](const std::string& text) {
+    try {
+      (void)read_ocp_string(base + text, "p.yaml");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_STARTS_WITH(error("  validation: {gap_tolerence: 1}\n"),
+                     "p.yaml:8:16: error: unknown key 'gap_tolerence' in ocp.validation; did you mean 'gap_tolerance'?");
+  EXPECT_STARTS_WITH(error("  validation: {gap_tolerance: 0}\n"),
+                     "p.yaml:8:31: error: ocp.validation.gap_tolerance is 0, expected a finite value > 0");
+  EXPECT_STARTS_WITH(error("  validation: 1e-3\n"), "p.yaml:8:15: error: ocp.validation: expected a map");
+}
+
 TEST(ClsReader, FreeInitialStatesReachTheFrozenModel) {
   const OcpFile f = read_ocp_file(example("inelastic_2d_ocp.yaml"),
                                   {"ocp.initial={q1: {lower: -1, upper: 1, start: 0.5}}"});

@@ -419,6 +419,34 @@ TEST(OcpTimeFreezing, FrozenStageOnAConstructedSolution) {
     return f.find("path violation 10 > 1e-06 (bounds of control u on stage 1") == 0;
   })) << ::testing::PrintToString(v.failures);
 
+  EXPECT_EQ(v.gap_tolerance, 1e-6);  // the defaults, recorded for result.json
+  EXPECT_EQ(v.constraint_tolerance, 1e-6);
+  EXPECT_EQ(v.deviation_tolerance, 1e-3);
+
+  // ValidationOptions::gap_tolerance: the foot of a physical point 2 mm in the ground (point 5,
+  // q = -0.002, after the jump) fails the default 1e-6 and passes a declared 5e-3.
+  {
+    ocp::Result deep = r;
+    deep.states[5][0] = -0.002;
+    const ocp::PhysicalResult pd = ocp::recover_physical(model, deep);
+    const ocp::Options oo{file.discretization, file.homotopy, file.initialization};
+    const ocp::Validation strict = ocp::validate(model, file.ocp, oo, deep, pd);
+    EXPECT_NEAR(strict.max_gap_violation, 0.002, 1e-15);
+    const auto gap_failure = [](const ocp::Validation& x) {
+      return std::any_of(x.failures.begin(), x.failures.end(),
+                         [](const std::string& f) { return f.rfind("gap violation 0.002 > ", 0) == 0; });
+    };
+    EXPECT_TRUE(gap_failure(strict)) << ::testing::PrintToString(strict.failures);
+    ocp::ValidationOptions declared;
+    declared.gap_tolerance = 5e-3;
+    const ocp::Validation lenient = ocp::validate(model, file.ocp, oo, deep, pd, declared);
+    EXPECT_EQ(lenient.max_gap_violation, strict.max_gap_violation);
+    EXPECT_FALSE(gap_failure(lenient)) << ::testing::PrintToString(lenient.failures);
+    EXPECT_EQ(lenient.gap_tolerance, 5e-3);
+    const json jd = json::parse(io::time_frozen_ocp_result_json(file, deep, pd, lenient));
+    EXPECT_EQ(jd["validation"]["tolerances"], (json{{"gap", 5e-3}, {"constraints", 1e-6}, {"deviation", 1e-3}}));
+  }
+
   const json j = json::parse(io::time_frozen_ocp_result_json(file, r, p, std::nullopt));
   EXPECT_EQ(j["frozen_stages"], json::array({1}));
   EXPECT_EQ(j["controls"]["u"].size(), 3u);  // kept, flagged by frozen_stages

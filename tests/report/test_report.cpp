@@ -147,6 +147,34 @@ TEST(Report, ValidationLimitsAreTheVerdictsTolerances) {
   const stasis::ocp::ValidationOptions defaults;
   EXPECT_EQ(kDeviationLimit, defaults.deviation_tolerance);
   EXPECT_EQ(kViolationLimit, defaults.constraint_tolerance);
+  EXPECT_EQ(kViolationLimit, defaults.gap_tolerance);
+}
+
+// validation.tolerances (the problem's ocp.validation) replace the default limits: a gap violation
+// of 4.1e-3 passes a declared 5e-3 and fails the default 1e-6; the note names the limits used.
+TEST(Report, ValidationUsesTheProblemsTolerances) {
+  nlohmann::json j = {{"status", "converged"}, {"message", "ok"}, {"objective", 1.0}, {"final_time", 1.0},
+                      {"time", {0, 1}}, {"states", {{"q", {1, 0}}}},
+                      {"validation",
+                       {{"resimulated", true}, {"final_state_deviation", 2e-3}, {"max_gap_violation", 4.1e-3},
+                        {"max_path_violation", 0}, {"message", "m"}}}};
+  const ReportData strict = report_data(j.dump(), "result.json", "strict");
+  ASSERT_TRUE(strict.validation.has_value());
+  ASSERT_NE(check(*strict.validation, "max gap violation"), nullptr);
+  EXPECT_EQ(check(*strict.validation, "max gap violation")->verdict, Check::Verdict::Fail);
+  EXPECT_EQ(check(*strict.validation, "max gap violation")->limit, "≤ 1e-6");
+  EXPECT_CONTAINS(report_html(strict), "a gap violation at most 1e-6, a path violation at most 1e-6 (docs/report.md)");
+
+  j["validation"]["tolerances"] = {{"gap", 5e-3}, {"constraints", 1e-6}, {"deviation", 2.5e-3}};
+  const ReportData declared = report_data(j.dump(), "result.json", "declared");
+  const Check* gap = check(*declared.validation, "max gap violation");
+  ASSERT_NE(gap, nullptr);
+  EXPECT_EQ(gap->verdict, Check::Verdict::Pass);
+  EXPECT_EQ(gap->limit, "≤ 0.005");
+  EXPECT_EQ(check(*declared.validation, "final state deviation")->verdict, Check::Verdict::Pass);  // 2e-3 <= 2.5e-3
+  EXPECT_TRUE(declared.validation->failures.empty()) << ::testing::PrintToString(declared.validation->failures);
+  EXPECT_CONTAINS(report_html(declared), "A deviation passes at most 0.0025, a gap violation at most 0.005, a path "
+                                         "violation at most 1e-6 (the problem's ocp.validation)");
 }
 
 TEST(Svg, NiceTicksAndLabels) {

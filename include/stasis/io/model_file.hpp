@@ -151,6 +151,11 @@ struct OcpFile {
   /// ocp.validate (time-frozen models; ocp::validate): integrator steps per control stage of the
   /// re-simulation of the optimal controls, 0 = no validation. `true` = 1 (default), `false` = 0.
   int validate_steps_per_stage = 1;
+  /// ocp.validation (a stasis extension): the verdict's tolerances (ocp::ValidationOptions
+  /// gap_tolerance, constraint_tolerance, deviation_tolerance), defaults those of issue #5.
+  struct ValidationTolerances {
+    double gap = 1e-6, constraints = 1e-6, deviation = 1e-3;
+  } validation_tolerances;
   std::optional<ParameterContinuation> continuation;  ///< the optional `continuation:` section
 };
 

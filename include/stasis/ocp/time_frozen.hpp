@@ -70,6 +70,12 @@ struct ValidationOptions {
   /// HTML report checks result.json with the same limits (report::kDeviationLimit/kViolationLimit).
   double constraint_tolerance = 1e-6;
   double deviation_tolerance = 1e-3;
+  /// Validation::passed: the largest gap violation (depth below a contact surface, beyond the
+  /// model's contact_depth) allowed at a physical point. A problem may accept more than
+  /// constraint_tolerance where its own constraints do: the seed-000 hopper lets its foot 5 mm
+  /// into the ground (foot_z >= -0.005), and FESD's contact phases hold the gap only at the
+  /// collocation points, so it drifts by O(h²) in between (io::OcpFile::validation_tolerances).
+  double gap_tolerance = 1e-6;
   /// Points between two physical points at which the path constraints and state bounds are
   /// checked on each element's collocation polynomial (equally spaced in the element; 0 = none).
   /// Constraints enforced only at element ends or stage points can be violated in between, e.g.
@@ -164,6 +170,8 @@ struct Validation {
   /// and between points) <= constraint_tolerance. `failures` says which of these did not hold,
   /// one phrase each (empty when passed).
   bool passed = false;
+  /// The tolerances the verdict used (ValidationOptions), for result.json and the report.
+  double gap_tolerance = 0.0, constraint_tolerance = 0.0, deviation_tolerance = 0.0;
   std::vector<std::string> failures;
   std::string message;       ///< one-line summary, or why the re-simulation failed
   double wall_time_s = 0.0;  ///< re-simulation (construction included) and checks

@@ -62,9 +62,10 @@ struct KeyFrame {
   std::string label;  ///< "start", "impact", "end", ...
 };
 
-/// Limits of the validation checks of time-frozen OCP results (docs/report.md): a deviation of the
-/// re-simulated from the OCP's physical state passes at most kDeviationLimit (absolute), a gap or
-/// path violation at most kViolationLimit.
+/// Default limits of the validation checks of time-frozen OCP results (docs/report.md): a deviation
+/// of the re-simulated from the OCP's physical state passes at most kDeviationLimit (absolute), a
+/// gap or path violation at most kViolationLimit; result.json's validation.tolerances (the
+/// problem's ocp.validation) replace them.
 constexpr double kDeviationLimit = 1e-3;
 constexpr double kViolationLimit = 1e-6;
 
@@ -84,6 +85,8 @@ struct ValidationData {
   bool passed = false;                ///< no check failed
   std::vector<std::string> failures;  ///< "final state deviation 0.0628 > 1e-3", ...
   std::optional<Plot> stage_plot;     ///< stage_end_deviation per control stage (when given)
+  /// The limits the checks used: validation.tolerances, else kDeviationLimit / kViolationLimit.
+  double deviation_limit = kDeviationLimit, gap_limit = kViolationLimit, violation_limit = kViolationLimit;
 };
 
 struct ReportData {

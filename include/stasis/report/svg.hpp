@@ -68,6 +68,8 @@ std::vector<std::string> tick_labels(const std::vector<double>& ticks, bool log)
 
 /// Compact number: %.{digits}g with a short exponent ("1.5e-9", "12.34"); "nan", "inf", "-inf".
 std::string format_number(double v, int digits = 6);
+/// A limit: "1e-3" for powers of ten, else format_number with 3 digits.
+std::string limit_text(double v);
 /// Escapes & < > " ' for HTML text and attribute values.
 std::string escape_html(std::string_view text);
 
