@@ -24,6 +24,13 @@ const io::OcpFile& hopper() {
   return f;
 }
 
+std::string hopper_text() {
+  std::ifstream in(std::string(STASIS_SOURCE_DIR) + "/examples/hopper.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 const model::Cls& hopper_cls() {
   const io::OcpFile& f = hopper();
   EXPECT_TRUE(f.time_freezing);
@@ -158,10 +165,7 @@ TEST(HopperModel, DelassusMatrixAndTheContactNamesOfTheProblemFile) {
 
   // The path constraint "foot_painleve_ratio <= 1" names mu |b^T M^-1 n| / n^T M^-1 n; at q1 the
   // same from the numeric M(q1) (relative 1e-12).
-  std::ifstream in(std::string(STASIS_SOURCE_DIR) + "/examples/hopper.yaml");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string yaml = text.str();
+  std::string yaml = hopper_text();
   const std::string anchor = "      - \"knee_x >= -0.05\"\n";
   const std::size_t pos = yaml.find(anchor);
   ASSERT_NE(pos, std::string::npos);
@@ -193,10 +197,7 @@ TEST(HopperModel, DelassusMatrixAndTheContactNamesOfTheProblemFile) {
 
 // A definition may not take a name stasis defines for a contact.
 TEST(HopperModel, ADefinitionThatTakesAContactQuantitysNameIsAnError) {
-  std::ifstream in(std::string(STASIS_SOURCE_DIR) + "/examples/hopper.yaml");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string yaml = text.str();
+  std::string yaml = hopper_text();
   const std::string anchor = "    definitions:\n";
   const std::size_t pos = yaml.find(anchor);
   ASSERT_NE(pos, std::string::npos);
