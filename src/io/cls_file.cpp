@@ -455,8 +455,7 @@ void reserve_contact_quantities(const std::vector<MapEntry>& entries, ModelScope
 // Names for each contact's Delassus entries and Painlevé ratio (model::Cls::delassus), for the
 // OCP's expressions: constraints that keep a motion out of Painlevé configurations need them, and
 // writing M(q)⁻¹ by hand is how users get them wrong. Prefix: the contact's name, else contact<i>.
-void define_contact_quantities(const YamlDocument& doc, ModelScope& ms, const model::Cls& cls,
-                               const Places& places) {
+void define_contact_quantities(ModelScope& ms, const model::Cls& cls) {
   for (std::size_t i = 0; i < cls.contacts.size(); ++i) {
     const model::Contact& c = cls.contacts[i];
     const std::string prefix = contact_prefix(c.name, i);
@@ -471,13 +470,7 @@ void define_contact_quantities(const YamlDocument& doc, ModelScope& ms, const mo
       names.emplace_back(prefix + "_painleve_ratio",
                          c.friction * sym::sqrt(W(1, 0) * W(1, 0) + W(2, 0) * W(2, 0)) / W(0, 0));
     }
-    for (const auto& [name, value] : names) {
-      if (ms.scope.contains(name))
-        doc.fail(places.contacts[i], "'" + name + "' is already defined, but stasis defines it for " +
-                                         cls.contact_label(i) +
-                                         " (docs/guide-cls.md#contact-quantities); rename that definition");
-      ms.scope.define(name, value);
-    }
+    for (const auto& [name, value] : names) ms.scope.define(name, value);  // reserved: no clash
   }
 }
 
@@ -485,10 +478,10 @@ void read_cls(const YamlDocument& doc, const MapEntry& kind, ModelScope& ms, Pss
               model::Cls& cls, sym::Vector& dynamics, Places& places) {
   const std::vector<MapEntry> entries = doc.entries(kind.value, "the cls model");
   doc.check_keys(entries, kClsKeys, "the cls model");
+  reserve_contact_quantities(entries, ms);
   if (const MapEntry* e = find_entry(entries, "parameters"))
     read_parameters(doc, *e, ms.names, ms.scope, file.parameters, file.vector_parameters);
 
-  reserve_contact_quantities(entries, ms);
   const MapEntry& pos = required(doc, entries, "positions", kind.key_where,
                                  "the cls model has no 'positions', expected a list of position names q");
   const std::vector<std::string> positions = declare(doc, ms, pos, "position", "positions");
@@ -579,7 +572,7 @@ void read_cls(const YamlDocument& doc, const MapEntry& kind, ModelScope& ms, Pss
       doc, entries, "contacts", kind.key_where,
       "the cls model has no 'contacts', expected a list of {gap: ..., restitution: ..., friction: ...}");
   read_contacts(doc, contacts, ms, positions, q, cls, places);
-  define_contact_quantities(doc, ms, cls, places);
+  define_contact_quantities(ms, cls);
 
   std::vector<std::string> states = positions;
   states.insert(states.end(), velocities.begin(), velocities.end());

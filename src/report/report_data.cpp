@@ -230,7 +230,7 @@ ValidationData read_validation(const Reader& rd, const json& v, const std::vecto
       info("stages with Painlevé impacts or sliding",
            stage_list(stages) + " (0-based): the rigid contact problem has no unique solution there");
   }
-  // The problem's own limits (ocp.validation, written by stasis after 0.1's first releases).
+  // The problem's own limits (ocp.validation); results without them use the defaults.
   if (const json* t = Reader::find(v, "tolerances")) {
     rd.object(*t, "validation.tolerances");
     d.deviation_limit = rd.optional_number(*t, "deviation", "validation.tolerances.deviation").value_or(kDeviationLimit);

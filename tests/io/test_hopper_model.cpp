@@ -209,6 +209,18 @@ TEST(HopperModel, ADefinitionThatTakesAContactQuantitysNameIsAnError) {
     EXPECT_NE(std::string(e.what()).find("'foot_delassus_nn' is reserved: stasis defines it for contact 'foot'"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("hopper.yaml:"), std::string::npos) << e.what();
   }
+  // A parameter too (parameters are read before the contacts).
+  std::string with_parameter = hopper_text();
+  const std::string parameters = "    parameters:\n";
+  with_parameter.insert(with_parameter.find(parameters) + parameters.size(), "      foot_painleve_ratio: 1\n");
+  try {
+    (void)io::read_ocp_string(with_parameter, "hopper.yaml");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'foot_painleve_ratio' is reserved: stasis defines it for contact 'foot'"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
