@@ -142,11 +142,11 @@ TEST(OcpTimeFreezing, DroppedBallPhysicalTimeJumpAndValidation) {
   EXPECT_NE(v.message.find("re-simulated 6 integrator steps"), std::string::npos) << v.message;
   EXPECT_TRUE(v.passed);
   EXPECT_TRUE(v.failures.empty());
-  // The verdict follows ValidationOptions: a constraint tolerance below the gap's measured
-  // 8.7e-11 (the landing's relaxed complementarity) fails and names the gap. (The final state
-  // deviation is 1e-16 here: both trajectories end polished at rest on the floor.)
+  // The verdict follows ValidationOptions: a gap tolerance below the gap's measured 8.7e-11 (the
+  // landing's relaxed complementarity) fails and names the gap. (The final state deviation is
+  // 1e-16 here: both trajectories end polished at rest on the floor.)
   ocp::ValidationOptions strict;
-  strict.constraint_tolerance = 1e-12;
+  strict.gap_tolerance = 1e-12;
   const ocp::Validation vs = ocp::validate(model, s.file.ocp, s.options, r, p, strict);
   EXPECT_FALSE(vs.passed) << vs.message;
   ASSERT_EQ(vs.failures.size(), 1u);
