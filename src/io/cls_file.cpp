@@ -16,6 +16,7 @@
 #include "file_schema.hpp"
 #include "model_reader.hpp"
 #include "stasis/error.hpp"
+#include "stasis/io/expression.hpp"
 #include "stasis/sym/derivatives.hpp"
 #include "stasis/sym/matrix.hpp"
 #include "yaml_document.hpp"
@@ -429,9 +430,10 @@ void read_contacts(const YamlDocument& doc, const MapEntry& e, const ModelScope&
   }
 }
 
-// The prefix of a contact's quantities (define_contact_quantities) and their suffixes.
+// The prefix of a contact's quantities (define_contact_quantities) and their suffixes: its name,
+// or contact<i> when it has none or one that is no identifier ("left foot").
 std::string contact_prefix(const std::string& name, std::size_t i) {
-  return name.empty() ? "contact" + std::to_string(i) : name;
+  return is_identifier(name) ? name : "contact" + std::to_string(i);
 }
 const std::vector<std::string> kContactQuantities{"_delassus_nn", "_delassus_tn", "_delassus_t1n", "_delassus_t2n",
                                                   "_painleve_ratio"};

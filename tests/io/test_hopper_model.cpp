@@ -209,6 +209,16 @@ TEST(HopperModel, ADefinitionThatTakesAContactQuantitysNameIsAnError) {
     EXPECT_NE(std::string(e.what()).find("'foot_delassus_nn' is reserved: stasis defines it for contact 'foot'"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("hopper.yaml:"), std::string::npos) << e.what();
   }
+  // A contact name that is no identifier gives the names of an unnamed contact (contact<i>).
+  std::string spaced = hopper_text();
+  const std::string named = "      - name: foot\n";
+  ASSERT_NE(spaced.find(named), std::string::npos);
+  spaced.replace(spaced.find(named), named.size(), "      - name: left foot\n");
+  const std::string path = "      - \"knee_x >= -0.05\"\n";
+  spaced.insert(spaced.find(path), "      - \"contact0_painleve_ratio <= 1\"\n");
+  const io::OcpFile f = io::read_ocp_string(spaced, "hopper.yaml");
+  EXPECT_EQ(f.time_freezing->cls()->contacts[0].name, "left foot");
+  EXPECT_EQ(f.ocp.path.size(), hopper().ocp.path.size() + 1);
   // A parameter too (parameters are read before the contacts).
   std::string with_parameter = hopper_text();
   const std::string parameters = "    parameters:\n";
