@@ -336,11 +336,8 @@ int run_solve(const CommonOptions& o) {
       if (!o.quiet)
         fmt::print("validation: re-simulating the optimal controls ({} integrator steps)\n",
                    file.ocp.stages * file.validate_steps_per_stage);
-      ocp::ValidationOptions vo;
+      ocp::ValidationOptions vo = file.validation;  // the file's tolerances
       vo.steps_per_stage = file.validate_steps_per_stage;
-      vo.gap_tolerance = file.validation_tolerances.gap;
-      vo.constraint_tolerance = file.validation_tolerances.constraints;
-      vo.deviation_tolerance = file.validation_tolerances.deviation;
       vo.transcription = &solver.transcription();
       // The other form of the step DCS (lifted or dense; inelastic cls models only, the others
       // are not lifted) as a second integrator for the stages the file's form does not

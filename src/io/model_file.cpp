@@ -823,12 +823,14 @@ OcpFile read_ocp(YamlDocument& doc, const std::vector<std::string>& overrides) {
                                "deviation_tolerance: ...}");
     const std::vector<MapEntry> items = doc.entries(e->value, "ocp.validation");
     doc.check_keys(items, kValidationKeys, "ocp.validation");
-    OcpFile::ValidationTolerances& t = file.validation_tolerances;
+    ocp::ValidationOptions& t = file.validation;
     for (const MapEntry& item : items) {
       const std::string what = "ocp.validation." + item.key;
       const double v = doc.constant(item.value, item.value_where, ms.scope, what);
       if (!(v > 0.0) || !std::isfinite(v)) doc.fail(item.value_where, what + " is " + num(v) + ", expected a finite value > 0");
-      (item.key == "gap_tolerance" ? t.gap : item.key == "constraint_tolerance" ? t.constraints : t.deviation) = v;
+      (item.key == "gap_tolerance"          ? t.gap_tolerance
+       : item.key == "constraint_tolerance" ? t.constraint_tolerance
+                                            : t.deviation_tolerance) = v;
     }
   }
   if (const MapEntry* e = find_entry(fields, "final_time")) {

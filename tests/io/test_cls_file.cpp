@@ -487,15 +487,15 @@ ocp:
   cost: {running: "u^2"}
 )Y";
   const OcpFile d = read_ocp_string(base, "p.yaml");
-  EXPECT_EQ(d.validation_tolerances.gap, 1e-6);
-  EXPECT_EQ(d.validation_tolerances.constraints, 1e-6);
-  EXPECT_EQ(d.validation_tolerances.deviation, 1e-3);
+  EXPECT_EQ(d.validation.gap_tolerance, 1e-6);
+  EXPECT_EQ(d.validation.constraint_tolerance, 1e-6);
+  EXPECT_EQ(d.validation.deviation_tolerance, 1e-3);
   const OcpFile f = read_ocp_string(base + "  validation: {gap_tolerance: 5e-3, deviation_tolerance: 2e-3}\n", "p.yaml");
-  EXPECT_EQ(f.validation_tolerances.gap, 5e-3);
-  EXPECT_EQ(f.validation_tolerances.constraints, 1e-6);
-  EXPECT_EQ(f.validation_tolerances.deviation, 2e-3);
+  EXPECT_EQ(f.validation.gap_tolerance, 5e-3);
+  EXPECT_EQ(f.validation.constraint_tolerance, 1e-6);
+  EXPECT_EQ(f.validation.deviation_tolerance, 2e-3);
   const OcpFile o = read_ocp_string(base, "p.yaml", {"ocp.validation.constraint_tolerance=1e-7"});
-  EXPECT_EQ(o.validation_tolerances.constraints, 1e-7);
+  EXPECT_EQ(o.validation.constraint_tolerance, 1e-7);
   const auto error = [&](const std::string& text) {
     try {
       (void)read_ocp_string(base + text, "p.yaml");

@@ -151,11 +151,10 @@ struct OcpFile {
   /// ocp.validate (time-frozen models; ocp::validate): integrator steps per control stage of the
   /// re-simulation of the optimal controls, 0 = no validation. `true` = 1 (default), `false` = 0.
   int validate_steps_per_stage = 1;
-  /// ocp.validation (a stasis extension): the verdict's tolerances (ocp::ValidationOptions
-  /// gap_tolerance, constraint_tolerance, deviation_tolerance), defaults those of issue #5.
-  struct ValidationTolerances {
-    double gap = 1e-6, constraints = 1e-6, deviation = 1e-3;
-  } validation_tolerances;
+  /// ocp.validation (a stasis extension): the verdict's gap_tolerance, constraint_tolerance and
+  /// deviation_tolerance, over ocp::ValidationOptions' defaults; the caller sets the rest
+  /// (steps_per_stage from validate_steps_per_stage, transcription, alternative_model).
+  ocp::ValidationOptions validation;
   std::optional<ParameterContinuation> continuation;  ///< the optional `continuation:` section
 };
 

@@ -75,7 +75,7 @@ struct ValidationOptions {
   /// model's contact_depth) allowed at a physical point. A problem may accept more than
   /// constraint_tolerance where its own constraints do: the seed-000 hopper lets its foot 5 mm
   /// into the ground (foot_z >= -0.005), and FESD's contact phases hold the gap only at the
-  /// collocation points, so it drifts by O(h²) in between (io::OcpFile::validation_tolerances).
+  /// collocation points, so it drifts by O(h²) in between (io::OcpFile::validation, the file's ocp.validation).
   double gap_tolerance = 1e-6;
   /// Points between two physical points at which the path constraints and state bounds are
   /// checked on each element's collocation polynomial (equally spaced in the element; 0 = none).
