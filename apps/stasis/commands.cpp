@@ -241,15 +241,26 @@ int run_solve(const CommonOptions& o) {
                      : fmt::format(", without {} path constraint(s)", init.omit_path_constraints.size()));
   }
   const io::MpccSize size{P.n_variables(), P.n_constraints(), P.n_pairs()};
+  // start.json keeps the multipliers under these keys, so that a start for a changed problem keeps
+  // those of the rows it still has.
+  const std::vector<std::string> multiplier_keys = io::multiplier_keys(solver.homotopy().relaxed());
   std::vector<double> start;
   std::optional<nlp::Multipliers> start_duals;
   if (!o.start_file.empty()) {
     io::MpccStart s = io::read_mpcc_start_file(o.start_file, size);
     start = std::move(s.w);
-    start_duals = std::move(s.multipliers);
+    const bool has_duals = s.multipliers.has_value();
+    std::optional<io::MatchedMultipliers> matched =
+        io::match_multipliers(s, multiplier_keys, solver.homotopy().relaxed().n_variables());
+    if (matched) start_duals = std::move(matched->multipliers);
+    else if (has_duals) start_duals = std::move(s.multipliers);  // the homotopy says it cannot use them
     if (!o.quiet) {
       fmt::print("start: the MPCC point of {}{} (no initialization; the homotopy from σ = {:g})\n", o.start_file,
-                 start_duals ? " and its multipliers" : "", oo.homotopy.sigma0);
+                 has_duals ? " and its multipliers" : "", oo.homotopy.sigma0);
+      if (matched && matched->by_key)
+        fmt::print("start: the constraints differ from the start's: {} of {} constraint multipliers matched by name, "
+                   "the other rows start at 0\n",
+                   matched->matched, matched->rows);
       if (std::isfinite(s.origin.sigma))
         fmt::print("start: {} solved at σ = {:g}{}{}\n", s.origin.final ? "the point of a finished run," : "a checkpoint,",
                    s.origin.sigma, s.origin.step.empty() ? "" : " (step " + s.origin.step + ")",
@@ -301,8 +312,9 @@ int run_solve(const CommonOptions& o) {
   solver.on_checkpoint = [&](const mpcc::StepStats& st, const std::vector<double>& w, const nlp::Multipliers& m) {
     if (!checkpoints) return;
     try {
-      io::write_text_file(start_path, io::mpcc_start_json(o.file, size, w, P.variable_names, &m,
-                                                          io::StartOrigin{st.sigma, step_label(st), false}));
+      io::write_text_file(start_path,
+                          io::mpcc_start_json(o.file, size, w, P.variable_names, &m,
+                                              io::StartOrigin{st.sigma, step_label(st), false}, &multiplier_keys));
     } catch (const Error& e) {
       checkpoints = false;
       fmt::print(stderr, "warning: no checkpoints: {}\n", e.what());
@@ -321,8 +333,8 @@ int run_solve(const CommonOptions& o) {
     origin.sigma = st.sigma;
     origin.step = step_label(st);
   }
-  io::write_text_file(start_path,
-                      io::mpcc_start_json(o.file, size, r.w, P.variable_names, &r.homotopy.multipliers, origin));
+  io::write_text_file(start_path, io::mpcc_start_json(o.file, size, r.w, P.variable_names, &r.homotopy.multipliers,
+                                                      origin, &multiplier_keys));
   if (file.time_freezing) {
     // Physical time (the clock), impacts and sanity checks; then the re-simulation check.
     const reformulate::TimeFrozenModel& model = file.time_freezing->frozen;

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <regex>
+#include <unordered_map>
 #include <nlohmann/json.hpp>
 
 #include "draw_file.hpp"
@@ -456,7 +458,7 @@ std::string events_csv(const std::vector<sim::Event>& events) {
 
 std::string mpcc_start_json(const std::string& problem_file, const MpccSize& size, const std::vector<double>& w,
                             const std::vector<std::string>& variable_names, const nlp::Multipliers* multipliers,
-                            const StartOrigin& origin) {
+                            const StartOrigin& origin, const std::vector<std::string>* constraint_keys) {
   json j;
   j["format"] = "stasis MPCC start";
   j["problem"] = problem_file;
@@ -466,10 +468,13 @@ std::string mpcc_start_json(const std::string& problem_file, const MpccSize& siz
   j["w"] = numbers(w);
   // The names let a user build a start for a changed grid (e.g. more stages) from this one.
   if (variable_names.size() == w.size()) j["variable_names"] = variable_names;
-  if (multipliers != nullptr && !multipliers->z_lower.empty())
+  if (multipliers != nullptr && !multipliers->z_lower.empty()) {
     j["multipliers"] = {{"constraints", numbers(multipliers->lambda_g)},
                         {"lower_bounds", numbers(multipliers->z_lower)},
                         {"upper_bounds", numbers(multipliers->z_upper)}};
+    if (constraint_keys != nullptr && constraint_keys->size() == multipliers->lambda_g.size())
+      j["multipliers"]["constraint_keys"] = *constraint_keys;
+  }
   if (std::isfinite(origin.sigma)) j["sigma"] = origin.sigma;
   if (!origin.step.empty()) j["step"] = origin.step;
   j["final"] = origin.final;
@@ -511,7 +516,7 @@ MpccStart read_mpcc_start_file(const std::string& path, const MpccSize& size) {
     }
     return v;
   };
-  MpccStart start{finite_numbers(values, "w"), std::nullopt, {}};
+  MpccStart start{finite_numbers(values, "w"), std::nullopt, {}, {}};
   // The origin (optional: older files have none).
   if (j.contains("sigma")) {
     if (!j["sigma"].is_number() || !(j["sigma"].get<double>() >= 0) || !std::isfinite(j["sigma"].get<double>()))
@@ -535,8 +540,60 @@ MpccStart read_mpcc_start_file(const std::string& path, const MpccSize& size) {
       return finite_numbers(m[key], "multipliers." + key);
     };
     start.multipliers = nlp::Multipliers{read("constraints"), read("lower_bounds"), read("upper_bounds")};
+    if (m.contains("constraint_keys")) {
+      const json& keys = m["constraint_keys"];
+      if (!keys.is_array() || keys.size() != start.multipliers->lambda_g.size())
+        throw Error(path + ": `multipliers.constraint_keys` must be an array with one entry per entry of "
+                           "`multipliers.constraints` (" +
+                    std::to_string(start.multipliers->lambda_g.size()) +
+                    "); delete it to use the multipliers only for the same relaxed NLP");
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (!keys[i].is_string())
+          throw Error(path + ": entry " + std::to_string(i) + " of multipliers.constraint_keys is not a string");
+        start.constraint_keys.push_back(keys[i].get<std::string>());
+      }
+    }
   }
   return start;
+}
+
+std::vector<std::string> multiplier_keys(const nlp::Problem& relaxed) {
+  // A problem file's constraint is named "'TEXT' (FILE:LINE:COLUMN)" (model_file.cpp).
+  static const std::regex position(R"( \([^()]*:[0-9]+(:[0-9]+)?\)$)");
+  std::vector<std::string> keys(relaxed.n_constraints());
+  std::unordered_map<std::string, int> seen;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    std::string key = std::regex_replace(relaxed.constraint_key(static_cast<nlp::Index>(i)), position, "");
+    const int n = ++seen[key];
+    keys[i] = n == 1 ? key : key + " #" + std::to_string(n);
+  }
+  return keys;
+}
+
+std::optional<MatchedMultipliers> match_multipliers(const MpccStart& start, const std::vector<std::string>& keys,
+                                                    std::size_t n_variables) {
+  if (!start.multipliers || start.multipliers->z_lower.size() != n_variables ||
+      start.multipliers->z_upper.size() != n_variables)
+    return std::nullopt;
+  const nlp::Multipliers& given = *start.multipliers;
+  MatchedMultipliers r{given, keys.size(), keys.size(), false};
+  const bool same_rows =
+      start.constraint_keys.empty() ? given.lambda_g.size() == keys.size() : start.constraint_keys == keys;
+  if (same_rows) return r;
+  if (start.constraint_keys.empty()) return std::nullopt;
+  std::unordered_map<std::string, std::size_t> row_of;
+  for (std::size_t i = 0; i < start.constraint_keys.size(); ++i) row_of.emplace(start.constraint_keys[i], i);
+  r.multipliers.lambda_g.assign(keys.size(), 0.0);
+  r.matched = 0;
+  r.by_key = true;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const auto it = row_of.find(keys[i]);
+    if (it == row_of.end()) continue;
+    r.multipliers.lambda_g[i] = given.lambda_g[it->second];
+    ++r.matched;
+  }
+  if (r.matched == 0) return std::nullopt;
+  return r;
 }
 
 }  // namespace stasis::io

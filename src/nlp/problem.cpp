@@ -229,6 +229,15 @@ std::string Problem::constraint_description(Index row) const {
   return s;
 }
 
+std::string Problem::constraint_key(Index row) const {
+  const Impl& d = *impl_;
+  const Instance& inst = d.instances.at(static_cast<std::size_t>(d.row_owner.at(static_cast<std::size_t>(row))));
+  const BlockKind& k = d.kinds[static_cast<std::size_t>(inst.kind)];
+  const std::size_t local = static_cast<std::size_t>(row - inst.first_row);
+  return inst.label + " (" + k.name + "): " +
+         (k.constraint_names.empty() ? "row " + std::to_string(local) : k.constraint_names[local]);
+}
+
 std::vector<double>& Problem::variable_lower() { return impl_->lbw; }
 std::vector<double>& Problem::variable_upper() { return impl_->ubw; }
 std::vector<double>& Problem::start() { return impl_->w0; }

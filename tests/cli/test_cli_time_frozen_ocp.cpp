@@ -7,6 +7,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <set>
 #include <string>
 
 #include "cli_support.hpp"
@@ -196,9 +198,11 @@ TEST(CliTimeFrozenOcp, SolveStartsFromAnEarlierStartJson) {
   const int without_duals = read_json(out2 + "/result.json")["solver"]["nlp_iterations"].get<int>();
   EXPECT_LE(with_duals, 3);
   EXPECT_LT(with_duals, without_duals);
-  // Multipliers of another relaxed NLP (one row fewer) are not used, and the run says so.
+  // Multipliers of another relaxed NLP (one row fewer) without row keys (as files written before
+  // constraint_keys) are not used, and the run says so.
   auto other_nlp = start;
   other_nlp["multipliers"]["constraints"].erase(other_nlp["multipliers"]["constraints"].size() - 1);
+  other_nlp["multipliers"].erase("constraint_keys");
   const std::string other_nlp_path = out + "/other_nlp.json";
   std::ofstream(other_nlp_path) << other_nlp.dump();
   CliRun r4 = run("solve " + bounce() + " -o ocp.stages=5 -o ocp.validate=false -o homotopy.sigma0=1e-9 --start " +
@@ -208,6 +212,18 @@ TEST(CliTimeFrozenOcp, SolveStartsFromAnEarlierStartJson) {
                            "without them"),
             std::string::npos)
       << r4.output;
+
+  // Keys that do not go with the multipliers: an error naming the field.
+  auto bad_keys = start;
+  bad_keys["multipliers"]["constraint_keys"].erase(0);
+  const std::string bad_keys_path = out + "/bad_keys.json";
+  std::ofstream(bad_keys_path) << bad_keys.dump();
+  CliRun keys = run("solve " + bounce() + " -o ocp.stages=5 -q --start " + bad_keys_path + " --out " + out2);
+  EXPECT_EQ(keys.exit_code, 2) << keys.output;
+  EXPECT_NE(keys.output.find("`multipliers.constraint_keys` must be an array with one entry per entry of "
+                             "`multipliers.constraints`"),
+            std::string::npos)
+      << keys.output;
 
   // Another number of stages: a different MPCC.
   CliRun bad = run("solve " + bounce() + " -o ocp.stages=6 -q --start " + out + "/start.json --out " + out2);
@@ -252,6 +268,65 @@ TEST(CliTimeFrozenOcp, SolveStartsFromAnEarlierStartJson) {
 // frozen phase. OPEN DEFECT: the homotopy ends in the local minimum 2.357023 (= 20·√2/12: the
 // frozen phase straddles the boundary of stages 12 and 13; see the file's header), so this test is
 // disabled; run it with --gtest_also_run_disabled_tests. About 4 s.
+// start.json keeps the multipliers under their rows' names (multipliers.constraint_keys), so that a
+// start for a problem with a changed path constraint keeps those of the rows it still has
+// (docs/results.md "start.json"). Here a path row per stage end is added: the first step at the
+// start's σ takes 1 IPOPT iteration with the matched multipliers, 18 from the point alone
+// (measured, stasis 0.1).
+TEST(CliTimeFrozenOcp, StartKeepsTheMultipliersOfTheRowsAChangedProblemStillHas) {
+  const std::string out = temp_dir("bounce_keys_first");
+  CliRun r = run("solve " + bounce() + " -o ocp.stages=5 -o ocp.validate=false -q --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto start = read_json(out + "/start.json");
+  ASSERT_TRUE(start["multipliers"].contains("constraint_keys"));
+  const auto& keys = start["multipliers"]["constraint_keys"];
+  ASSERT_EQ(keys.size(), start["multipliers"]["constraints"].size());
+  EXPECT_EQ(std::set<std::string>(keys.begin(), keys.end()).size(), keys.size()) << "keys must be unique";
+  EXPECT_NE(std::find(keys.begin(), keys.end(), "terminal conditions (terminal): 'q == 1'"), keys.end());
+
+  // The same problem with a path constraint (positions in the file move, the keys do not).
+  std::ifstream in(bounce());
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string terminal = "    terminal: [\"q == 1\", \"v == 1\"]";
+  const std::size_t at = text.find(terminal);
+  ASSERT_NE(at, std::string::npos) << "the example's terminal line changed";
+  text.insert(at, "    path: [\"v <= 50\"]\n");
+  const std::string changed = out + "/with_path.yaml";
+  std::ofstream(changed) << text;
+  const std::string out2 = temp_dir("bounce_keys_second");
+  CliRun r2 = run("solve " + changed + " -o ocp.stages=5 -o ocp.validate=false -o homotopy.sigma0=1e-9 --start " +
+                  out + "/start.json --out " + out2);
+  ASSERT_EQ(r2.exit_code, 0) << r2.output;
+  EXPECT_NE(r2.output.find("start: the constraints differ from the start's: " + std::to_string(keys.size()) + " of " +
+                           std::to_string(keys.size() + 5) +
+                           " constraint multipliers matched by name, the other rows start at 0"),
+            std::string::npos)
+      << r2.output;
+  EXPECT_EQ(r2.output.find("belong to another relaxed NLP"), std::string::npos) << r2.output;
+  const auto second = read_json(out2 + "/result.json");
+  EXPECT_EQ(second["status"], "converged");
+  const int matched = second["solver"]["nlp_iterations"].get<int>();
+  // The path keys of the new start carry no file position.
+  const auto start2 = read_json(out2 + "/start.json");
+  const auto& keys2 = start2["multipliers"]["constraint_keys"];
+  EXPECT_NE(std::find(keys2.begin(), keys2.end(),
+                      "path constraints at the end of stage 3 (path_constraints_stage_ends): 'v <= 50'"),
+            keys2.end());
+
+  // Without the keys the multipliers cannot be placed: the first step starts without them.
+  auto no_keys = start;
+  no_keys["multipliers"].erase("constraint_keys");
+  const std::string no_keys_path = out + "/no_keys.json";
+  std::ofstream(no_keys_path) << no_keys.dump();
+  CliRun r3 = run("solve " + changed + " -o ocp.stages=5 -o ocp.validate=false -o homotopy.sigma0=1e-9 --start " +
+                  no_keys_path + " --out " + out2);
+  ASSERT_EQ(r3.exit_code, 0) << r3.output;
+  EXPECT_NE(r3.output.find("belong to another relaxed NLP"), std::string::npos) << r3.output;
+  const int unmatched = read_json(out2 + "/result.json")["solver"]["nlp_iterations"].get<int>();
+  EXPECT_LE(matched, 3);
+  EXPECT_LT(matched, unmatched);
+}
+
 TEST(CliTimeFrozenOcp, DISABLED_T16BounceN20ReachesDiscreteOptimum) {
   const std::string out = temp_dir("t16_bounce_n20");
   CliRun r = run("solve " + bounce() + " -o ocp.validate=false -q --out " + out);

@@ -62,14 +62,24 @@ struct StartOrigin {
 /// (written when `variable_names` has one name per entry of `w`).
 /// With `multipliers` (the homotopy's last relaxed NLP, mpcc::Result::multipliers; written when
 /// non-empty) a later --start can warm-start IPOPT's duals too.
+/// With `constraint_keys` (multiplier_keys of that relaxed NLP, one per constraint multiplier) a
+/// start for a changed problem keeps the multipliers of the rows it still has (match_multipliers).
 std::string mpcc_start_json(const std::string& problem_file, const MpccSize& size, const std::vector<double>& w,
                             const std::vector<std::string>& variable_names = {},
-                            const nlp::Multipliers* multipliers = nullptr, const StartOrigin& origin = {});
+                            const nlp::Multipliers* multipliers = nullptr, const StartOrigin& origin = {},
+                            const std::vector<std::string>* constraint_keys = nullptr);
+/// The names under which start.json keeps a relaxed NLP's constraint multipliers: each row's
+/// nlp::Problem::constraint_key without the file position of a problem file's constraint (its
+/// trailing " (FILE:LINE:COLUMN)", which moves when lines are added above it), and "#2", "#3", ...
+/// on a key's repeats, so that every row has its own.
+std::vector<std::string> multiplier_keys(const nlp::Problem& relaxed);
 /// A start.json as read: the MPCC point, the multipliers if the file has them, and its origin
 /// (sigma NaN and step empty if the file does not say, as in files written before these fields).
 struct MpccStart {
   std::vector<double> w;
   std::optional<nlp::Multipliers> multipliers;
+  /// The rows' multiplier_keys (multipliers.constraint_keys; empty if the file has none).
+  std::vector<std::string> constraint_keys;
   StartOrigin origin;
 };
 /// Reads a start.json for a problem of the given size. Throws stasis::Error naming the file and
@@ -78,6 +88,20 @@ struct MpccStart {
 /// malformed `multipliers` (not three arrays of finite numbers) too. Their sizes are not checked
 /// here: they belong to the relaxed NLP, which mpcc::Homotopy checks (and ignores them if another).
 MpccStart read_mpcc_start_file(const std::string& path, const MpccSize& size);
+/// A start's multipliers fitted to a relaxed NLP (match_multipliers).
+struct MatchedMultipliers {
+  nlp::Multipliers multipliers;
+  std::size_t matched = 0;  ///< constraint rows whose multiplier came from the start
+  std::size_t rows = 0;     ///< constraint rows of the relaxed NLP
+  bool by_key = false;      ///< the rows were matched by key (the start's rows differ)
+};
+/// The start's multipliers for a relaxed NLP with these row keys (multiplier_keys) and this many
+/// variables: as they are if the rows are the same (equal keys, or no keys and the same number),
+/// otherwise matched by key, rows the start does not have starting at 0 (a changed path
+/// constraint, say). std::nullopt if the start has no multipliers, has no keys and another number
+/// of rows, has bound multipliers for another number of variables, or matches no row.
+std::optional<MatchedMultipliers> match_multipliers(const MpccStart& start, const std::vector<std::string>& keys,
+                                                    std::size_t n_variables);
 /// read_mpcc_start_file's point only.
 std::vector<double> read_mpcc_start(const std::string& path, const MpccSize& size);
 

@@ -93,6 +93,10 @@ class Problem {
   const std::string& parameter_name(Index i) const;
   /// "block label (kind name), row k: constraint name" for messages.
   std::string constraint_description(Index row) const;
+  /// The row's name without its position: "block label (kind name): constraint name" ("row k"
+  /// for an unnamed row). Rows keep it when rows elsewhere are added or removed, so multipliers
+  /// of a changed problem can be matched by it (io::match_multipliers); it need not be unique.
+  std::string constraint_key(Index row) const;
   std::vector<double>& variable_lower();
   std::vector<double>& variable_upper();
   std::vector<double>& start();
