@@ -85,8 +85,10 @@ struct MpccStart {
 /// Reads a start.json for a problem of the given size. Throws stasis::Error naming the file and
 /// what is wrong: not JSON, no `w`, a non-finite entry (with its index), or a different number of
 /// variables or complementarity pairs (a start needs the same model, stages and discretization);
-/// malformed `multipliers` (not three arrays of finite numbers) too. Their sizes are not checked
-/// here: they belong to the relaxed NLP, which mpcc::Homotopy checks (and ignores them if another).
+/// malformed `multipliers` (not three arrays of finite numbers, or `constraint_keys` not one
+/// string per constraint multiplier) too. Their sizes are not checked against the problem here:
+/// they belong to the relaxed NLP (match_multipliers fits them to it; mpcc::Homotopy ignores
+/// multipliers of another size).
 MpccStart read_mpcc_start_file(const std::string& path, const MpccSize& size);
 /// A start's multipliers fitted to a relaxed NLP (match_multipliers).
 struct MatchedMultipliers {
