@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 #include "nlp_blocks.hpp"
 #include "polish.hpp"
@@ -31,6 +32,7 @@ struct Homotopy::Impl {
   std::vector<Index> elastic_variables;  // all elastic variables of the relaxed NLP
   std::unique_ptr<detail::Polisher> polisher;  // built on the first polishing solve
   std::unique_ptr<Homotopy> penalty;  // the ℓ1-penalty finish, built on its first use
+  int max_iter = 0;  // IPOPT's max_iter as set (options.ipopt may override HomotopyOptions::max_iter)
 };
 
 Homotopy::Homotopy(const Problem& problem, const HomotopyOptions& options)
@@ -160,6 +162,14 @@ Homotopy::Homotopy(const Problem& problem, const HomotopyOptions& options)
   ip.set_option("mu_oracle", std::string("quality-function"));
   ip.set_option("linear_solver", options_.linear_solver);
   for (const auto& [k, v] : options_.ipopt) ip.set_option(k, v);
+  impl_->max_iter = options_.max_iter;
+  if (const auto it = options_.ipopt.find("max_iter"); it != options_.ipopt.end()) {
+    try {
+      impl_->max_iter = std::stoi(it->second);
+    } catch (const std::exception&) {
+      throw Error("option 'ipopt.max_iter' must be an integer, not '" + it->second + "'");
+    }
+  }
 }
 
 Homotopy::~Homotopy() = default;
@@ -395,7 +405,20 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0, const 
     const nlp::Multipliers* warm = &zeros;
     if (options_.warm_start_duals && have_previous) warm = &previous;
     if (i == 0 && res.duals0_used) warm = duals0;
-    nlp::SolveResult sr = impl_->ipopt->solve(nlp, w, warm);
+    // HomotopyOptions::warm_first_iter: a short first try from the previous multipliers.
+    std::optional<nlp::SolveResult> first_try;
+    if (options_.warm_first_iter > 0 && warm == &zeros && have_previous && !nosnoc) {
+      impl_->ipopt->set_option("max_iter", std::min(options_.warm_first_iter, impl_->max_iter));
+      first_try = impl_->ipopt->solve(nlp, w, &previous);
+      impl_->ipopt->set_option("max_iter", impl_->max_iter);
+    }
+    nlp::SolveResult sr;
+    if (first_try && (nlp::is_success(first_try->status) || first_try->status == nlp::Status::MaxTime)) {
+      sr = std::move(*first_try);
+      first_try.reset();
+    } else {
+      sr = impl_->ipopt->solve(nlp, w, warm);
+    }
     if (restore_pushes.restore) {
       restore_pushes.restore();
       restore_pushes.restore = nullptr;
@@ -414,6 +437,11 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0, const 
       again.evaluation_time_s += sr.evaluation_time_s;
       sr = std::move(again);
       failed = !nlp::is_success(sr.status);
+    }
+    if (first_try) {  // the failed short try counts towards the step
+      sr.iterations += first_try->iterations;
+      sr.wall_time_s += first_try->wall_time_s;
+      sr.evaluation_time_s += first_try->evaluation_time_s;
     }
     // nosnoc continues from whatever a failed NLP returned (fesd.md §5.4). That point can be
     // useless (a diverged iterate of an unbounded relaxation, e.g. an ℓ1 penalty whose weight

@@ -88,6 +88,10 @@ std::vector<OptionInfo> make_table() {
   t.push_back({"warm_start_duals", "false",
                "start each homotopy step from the previous step's multipliers too",
                [](O& o, const std::string& v) { o.warm_start_duals = parse_bool("warm_start_duals", v); }});
+  t.push_back({"warm_first_iter", "0",
+               "without warm_start_duals: try each step after the first from the previous step's multipliers "
+               "with at most this many IPOPT iterations before the start from zero multipliers (0 = no such try)",
+               [](O& o, const std::string& v) { o.warm_first_iter = parse_int("warm_first_iter", v); }});
   t.push_back({"linear_solver", "mumps",
                "IPOPT's linear solver: mumps (Debian's IPOPT), or ma27/ma57/ma86/ma97 when HSL is installed",
                [](O& o, const std::string& v) { o.linear_solver = v; }});
@@ -170,6 +174,7 @@ void apply_preset(HomotopyOptions& o, const std::string& preset) {
     o.elastic_start = 1.0;
     o.objective_scaling_direct = true;
     o.warm_start_duals = false;
+    o.warm_first_iter = 0;
     o.linear_solver = "mumps";
     o.max_iter = 500;
     o.tol = 1e-12;
@@ -181,6 +186,7 @@ void apply_preset(HomotopyOptions& o, const std::string& preset) {
     HomotopyOptions d;
     o.update = d.update;
     o.warm_start_duals = d.warm_start_duals;
+    o.warm_first_iter = d.warm_first_iter;
     o.preset = "default";
   } else {
     throw Error("unknown preset '" + preset + "'; allowed: default, nosnoc");
@@ -198,6 +204,7 @@ void HomotopyOptions::validate() const {
   if (!(elastic_min <= elastic_start && elastic_start <= elastic_max))
     bad("elastic_start", "must lie in [elastic_min, elastic_max]");
   if (max_iter < 0) bad("max_iter", "must be >= 0");
+  if (warm_first_iter < 0) bad("warm_first_iter", "must be >= 0 (0 = no first try from the previous multipliers)");
   if (!(tol > 0)) bad("tol", "must be positive");
   if (!(acceptable_tol > 0)) bad("acceptable_tol", "must be positive");
   if (timeout_s < 0) bad("timeout", "must be >= 0");

@@ -671,13 +671,16 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
         so.step_nominal_lengths = {lengths};
       }
       // Each step starts from its own guess, not from a phase-1 solution, so its homotopy runs
-      // with the integrator's defaults (σ0 = 1, 500 IPOPT iterations per step, no penalty
-      // finish) whatever the OCP's homotopy was tuned to after its phase 1 (the hopper's
-      // σ0 = 1e-4, 1500 iterations); only the linear solver and IPOPT options carry over.
+      // with the integrator's defaults (σ0 = 1, no penalty finish) whatever the OCP's homotopy was
+      // tuned to after its phase 1 (the hopper's σ0 = 5e-4); the linear solver and IPOPT options
+      // carry over, and so does an iteration limit above the integrator's 500 per NLP (the
+      // hopper's one-hole cut: its stance step from rest, pulled to the OCP's lengths, needs more
+      // than 500 iterations in one NLP and does not converge with them; with the OCP's 3000 it does).
       so.homotopy = mpcc::HomotopyOptions{};
       so.homotopy.linear_solver = options.homotopy.linear_solver;
       so.homotopy.ipopt = options.homotopy.ipopt;
       so.homotopy.print_level = options.homotopy.print_level;
+      so.homotopy.max_iter = std::max(so.homotopy.max_iter, options.homotopy.max_iter);
       // Active-set polishing near the tolerance (within 100·complementarity_tol, where the branch
       // is settled): a step whose residual sits at σ (relaxed pairs held at G·H = σ by the step
       // penalty) reaches 1.002e-9 at σ = 1e-9 and its σ = 1e-10 NLP ends infeasible; the OCP's own

@@ -598,3 +598,40 @@ TEST(Homotopy, NoCheckpointForAFailedStep) {
   EXPECT_EQ(checkpoints, 0);
   EXPECT_EQ(r.multipliers_step, -1);
 }
+
+// HomotopyOptions::warm_first_iter: with a budget no step needs, every step after the first is
+// solved by its first try from the previous multipliers, so the homotopy is warm_start_duals's,
+// IPOPT solve for IPOPT solve; with a budget of 1 iteration the first tries fail (an iteration
+// limit, not a failed step), each step is solved from zero multipliers with the full max_iter as
+// without the option, and the failed tries' iterations are counted.
+TEST(Homotopy, WarmFirstTryFromThePreviousMultipliers) {
+  Problem p = not_s_stationary_problem();
+  HomotopyOptions plain, warm, first, short_first;
+  warm.warm_start_duals = true;
+  first.warm_first_iter = 1000;
+  short_first.warm_first_iter = 1;
+  const Result r_plain = Homotopy(p, plain).solve();
+  const Result r_warm = Homotopy(p, warm).solve();
+  const Result r_first = Homotopy(p, first).solve();
+  const Result r_short = Homotopy(p, short_first).solve();
+  for (const Result* r : {&r_plain, &r_warm, &r_first, &r_short}) ASSERT_TRUE(r->converged) << r->message;
+  ASSERT_EQ(r_first.steps.size(), r_warm.steps.size());
+  for (std::size_t i = 0; i < r_first.steps.size(); ++i)
+    EXPECT_EQ(r_first.steps[i].iterations, r_warm.steps[i].iterations) << "step " << i;
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(r_first.w[i], r_warm.w[i]) << i;
+  // The short tries: one iteration each on the steps after the first, unless one converged in it.
+  ASSERT_EQ(r_short.steps.size(), r_plain.steps.size());
+  EXPECT_EQ(r_short.steps[0].iterations, r_plain.steps[0].iterations);
+  int failed_tries = 0;
+  for (std::size_t i = 1; i < r_short.steps.size(); ++i) {
+    if (r_short.steps[i].iterations == 1) continue;  // solved by its one-iteration first try
+    EXPECT_EQ(r_short.steps[i].iterations, r_plain.steps[i].iterations + 1) << "step " << i;
+    ++failed_tries;
+  }
+  EXPECT_GT(failed_tries, 0);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(r_short.w[i], r_plain.w[i], 1e-12) << i;
+
+  HomotopyOptions bad;
+  bad.warm_first_iter = -1;
+  EXPECT_THROW(Homotopy(p, bad), Error);
+}

@@ -39,6 +39,14 @@ struct HomotopyOptions {
   double elastic_start = 1.0;
   bool objective_scaling_direct = true;  ///< steering objective f + s/σ (true) or σ f + s (false)
   bool warm_start_duals = false;       ///< pass the previous step's multipliers to IPOPT
+  /// Without warm_start_duals: each step after the first is tried first from the previous step's
+  /// multipliers with at most this many IPOPT iterations, and only if that fails from zero
+  /// multipliers with max_iter (0 = no such first try). Near σ = 0 a step from zero multipliers
+  /// can run to max_iter where the previous multipliers solve it in a few hundred iterations
+  /// (docs/hopper-experiments.md, session 29), while from the start of a homotopy they can lead
+  /// elsewhere (warm_start_duals on every step); a small budget keeps the cheap case and bounds the
+  /// cost of the other. Phase 1 of an OCP's initialization does not use it.
+  int warm_first_iter = 0;
   std::string linear_solver = "mumps"; ///< IPOPT linear solver (mumps; ma27/ma57/... if HSL is installed)
   int max_iter = 500;                  ///< IPOPT iterations per homotopy step
   double tol = 1e-12;                  ///< IPOPT tol, dual_inf_tol and compl_inf_tol
