@@ -656,6 +656,12 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       so.discretization = options.discretization;
       so.discretization.elements *= static_cast<int>(next - k);  // the OCP's elements of the segment
       so.step_controls.assign(static_cast<std::size_t>(vo.steps_per_stage), r.controls[k]);
+      // The OCP's state bounds, which its motion satisfies (checked above): the hopper's light leg
+      // under large torques gives the collocation equations of its long flight elements roots
+      // that spin the leg over (the one-hole cut's stage 4: phi_hip -2.31 where the OCP has 0.80,
+      // with the same element lengths); the box excludes those, not the motion.
+      so.state_lower = spec.x_lower;
+      so.state_upper = spec.x_upper;
       // On the OCP's own grid: where no switch pins an element length, the FESD equations leave it
       // free, and the OCP chose it with its cost as a discretization choice (heuristic_mean only
       // pulls it towards h0). The step then pulls towards the OCP's lengths instead (in its own

@@ -78,8 +78,14 @@ Integrator::Integrator(const reformulate::Dcs& dcs, const Options& options)
                     std::to_string(options.speed_of_time_lower) + ", " + std::to_string(options.speed_of_time_upper) +
                     "]");
   }
+  for (const std::vector<double>* box : {&options.state_lower, &options.state_upper})
+    if (!box->empty() && box->size() != dcs.n_x())
+      throw Error("simulate: a state bound vector has " + std::to_string(box->size()) + " entries, the model has " +
+                  std::to_string(dcs.n_x()) + " states");
   Impl& d = *impl_;
   d.spec.horizon = options.horizon / options.steps;
+  d.spec.x_lower = options.state_lower;
+  d.spec.x_upper = options.state_upper;
   d.spec.stages = 1;
   std::vector<double> u = !options.step_controls.empty() ? options.step_controls[0]
                           : options.controls.empty()     ? std::vector<double>(dcs.n_u(), 0.0)

@@ -24,6 +24,15 @@ model::Pss sliding_on_zero() {
   p.x0 = {-1.0};
   return p;
 }
+
+// One step over π/4 in four elements (the switch at t = 1/3 inside it).
+sim::Options one_step_of_four_elements() {
+  sim::Options o;
+  o.horizon = M_PI / 4;
+  o.steps = 1;
+  o.discretization.elements = 4;
+  return o;
+}
 }  // namespace
 
 // ẋ = u + 3 for x < 0, u + 1 for x > 0, x0 = −1, steps of 0.5 with u = 0, −2, 1:
@@ -64,10 +73,7 @@ TEST(StepControls, EachStepHoldsItsControl) {
 // that do not still get the switch at a boundary (the dynamics place it, 1e-6), x = 0 at the end.
 TEST(StepControls, NominalElementLengthsAreTheGridWhereNoSwitchPinsIt) {
   const model::Pss p = sliding_on_zero();
-  sim::Options o;
-  o.horizon = M_PI / 4;
-  o.steps = 1;
-  o.discretization.elements = 4;
+  sim::Options o = one_step_of_four_elements();
   const double rest = M_PI / 4 - 1.0 / 3.0;
   const std::vector<double> on_switch{0.2, 1.0 / 3.0 - 0.2, 0.6 * rest, 0.4 * rest};
   o.step_nominal_lengths = {on_switch};
@@ -91,6 +97,26 @@ TEST(StepControls, NominalElementLengthsAreTheGridWhereNoSwitchPinsIt) {
   EXPECT_THROW(sim::simulate(p, o), Error);
   o.step_nominal_lengths = {on_switch};
   o.discretization.step_equilibration = discretize::StepEquilibration::L2Relaxed;
+  EXPECT_THROW(sim::simulate(p, o), Error);
+}
+
+// sim::Options::state_lower/state_upper: a box on the step's state variables (ocp::validate
+// passes the OCP's state bounds, to rule out far roots of long elements' collocation equations).
+// On fesd.md T1 (x0 = −1, sliding on x = 0 from t = 1/3) a box the motion keeps to changes
+// nothing (x = 0 at the end, 1e-6); one it must leave (x <= −0.5) leaves the step no solution.
+TEST(StepControls, StateBoxBoundsTheStepsStates) {
+  const model::Pss p = sliding_on_zero();
+  sim::Options o = one_step_of_four_elements();
+  o.state_lower = {-1.0};
+  o.state_upper = {0.5};
+  sim::Result r = sim::simulate(p, o);
+  ASSERT_TRUE(r.converged) << r.message;
+  EXPECT_NEAR(r.states.back()[0], 0.0, 1e-6);
+  o.state_upper = {-0.5};
+  r = sim::simulate(p, o);
+  EXPECT_FALSE(r.converged);
+  for (const auto& x : r.states) EXPECT_LE(x[0], -0.5 + 1e-6);
+  o.state_upper = {0.5, 1.0};  // 2 entries for 1 state
   EXPECT_THROW(sim::simulate(p, o), Error);
 }
 

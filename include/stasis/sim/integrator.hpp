@@ -40,6 +40,12 @@ struct Options {
   /// where the dynamics put them. Empty = h0. Needs step_equilibration heuristic_mean. (ocp::validate
   /// re-simulates an OCP's stages on the OCP's own element lengths this way.)
   std::vector<std::vector<double>> step_nominal_lengths;
+  /// A box on the step's state variables (each of size n_x, or empty = unbounded), where the
+  /// transcription bounds the states (discretize::OcpSpec::x_lower/x_upper); the start state is
+  /// fixed regardless. Long elements of a stiff model can give the collocation equations roots far
+  /// from the motion (a light leg spinning over in one element); a box the motion keeps to rules
+  /// them out. (ocp::validate passes the OCP's own state bounds.)
+  std::vector<double> state_lower, state_upper;
   /// Time-frozen models (a clock state): bounds and start of the speed of time per step. Each step
   /// advances the clock by exactly horizon/steps; a step holding a jump needs
   /// upper·(horizon/steps) >= horizon/steps + τ_jump.
