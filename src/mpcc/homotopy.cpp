@@ -11,6 +11,7 @@
 #include "nlp_blocks.hpp"
 #include "polish.hpp"
 #include "stasis/error.hpp"
+#include "../util/option_parsing.hpp"
 
 namespace stasis::mpcc {
 
@@ -163,13 +164,9 @@ Homotopy::Homotopy(const Problem& problem, const HomotopyOptions& options)
   ip.set_option("linear_solver", options_.linear_solver);
   for (const auto& [k, v] : options_.ipopt) ip.set_option(k, v);
   impl_->max_iter = options_.max_iter;
-  if (const auto it = options_.ipopt.find("max_iter"); it != options_.ipopt.end()) {
-    try {
-      impl_->max_iter = std::stoi(it->second);
-    } catch (const std::exception&) {
-      throw Error("option 'ipopt.max_iter' must be an integer, not '" + it->second + "'");
-    }
-  }
+  // (IPOPT has accepted it above, so it is an integer.)
+  if (const auto it = options_.ipopt.find("max_iter"); it != options_.ipopt.end())
+    impl_->max_iter = util::parse_int("ipopt.max_iter", it->second);
 }
 
 Homotopy::~Homotopy() = default;

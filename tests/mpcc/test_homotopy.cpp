@@ -634,4 +634,19 @@ TEST(Homotopy, WarmFirstTryFromThePreviousMultipliers) {
   HomotopyOptions bad;
   bad.warm_first_iter = -1;
   EXPECT_THROW(Homotopy(p, bad), Error);
+
+  // An iteration limit given as ipopt.max_iter (10) holds for every solve of a step, the short
+  // try, the start from zero multipliers and the retry: at most 30 iterations per step. The
+  // σ = 1e-8 step needs more than 10 from either start (24 from the previous multipliers, 18 from
+  // zero ones in the runs above), so the limited homotopy cannot converge; were the limit
+  // restored to max_iter (500) after the short try, the zero start would solve it.
+  HomotopyOptions limited;
+  limited.warm_first_iter = 1000;
+  limited.ipopt["max_iter"] = "10";
+  ASSERT_GT(r_plain.steps.size(), 8u);
+  ASSERT_GT(r_plain.steps[8].iterations, 10);
+  ASSERT_GT(r_warm.steps[8].iterations, 10);
+  const Result r_limited = Homotopy(p, limited).solve();
+  EXPECT_FALSE(r_limited.converged);
+  for (const StepStats& st : r_limited.steps) EXPECT_LE(st.iterations, 30) << "sigma " << st.sigma;
 }
