@@ -679,9 +679,9 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       // Each step starts from its own guess, not from a phase-1 solution, so its homotopy runs
       // with the integrator's defaults (σ0 = 1, no penalty finish) whatever the OCP's homotopy was
       // tuned to after its phase 1 (the hopper's σ0 = 5e-4); the linear solver and IPOPT options
-      // carry over, and so does an iteration limit above the integrator's 500 per NLP (the
-      // hopper's one-hole cut: its stance step from rest, pulled to the OCP's lengths, needs more
-      // than 500 iterations in one NLP and does not converge with them; with the OCP's 3000 it does).
+      // carry over, and so does an iteration limit above the integrator's 500 per NLP (session
+      // 29's one-hole hopper solution: its stance step from rest, pulled to the OCP's lengths,
+      // does not converge with 500 iterations per NLP; with the OCP's 3000 it does).
       so.homotopy = mpcc::HomotopyOptions{};
       so.homotopy.linear_solver = options.homotopy.linear_solver;
       so.homotopy.ipopt = options.homotopy.ipopt;
