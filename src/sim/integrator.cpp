@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "stasis/error.hpp"
 
@@ -78,9 +79,9 @@ Integrator::Integrator(const reformulate::Dcs& dcs, const Options& options)
                     std::to_string(options.speed_of_time_lower) + ", " + std::to_string(options.speed_of_time_upper) +
                     "]");
   }
-  for (const std::vector<double>* box : {&options.state_lower, &options.state_upper})
+  for (const auto& [name, box] : {std::pair{"state_lower", &options.state_lower}, {"state_upper", &options.state_upper}})
     if (!box->empty() && box->size() != dcs.n_x())
-      throw Error("simulate: a state bound vector has " + std::to_string(box->size()) + " entries, the model has " +
+      throw Error(std::string("simulate: ") + name + " has " + std::to_string(box->size()) + " entries, the model has " +
                   std::to_string(dcs.n_x()) + " states");
   Impl& d = *impl_;
   d.spec.horizon = options.horizon / options.steps;

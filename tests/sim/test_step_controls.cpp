@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 #include "stasis/error.hpp"
 #include "stasis/io/model_file.hpp"
@@ -118,6 +119,11 @@ TEST(StepControls, StateBoxBoundsTheStepsStates) {
   for (const auto& x : r.states) EXPECT_LE(x[0], -0.5 + 1e-6);
   o.state_upper = {0.5, 1.0};  // 2 entries for 1 state
   EXPECT_THROW(sim::simulate(p, o), Error);
+  try {
+    sim::simulate(p, o);
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("state_upper has 2 entries"), std::string::npos) << e.what();
+  }
 }
 
 // sim::Options::step_speed_of_time pulls a time-frozen step's speed of time towards a given value
