@@ -664,9 +664,11 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       so.state_upper = spec.x_upper;
       // On the OCP's own grid: where no switch pins an element length, the FESD equations leave it
       // free, and the OCP chose it with its cost as a discretization choice (heuristic_mean only
-      // pulls it towards h0). The step then pulls towards the OCP's lengths instead (in its own
-      // numerical time, 1/factor times the OCP's), so both solve the same discrete equations there;
-      // switches still go where the dynamics put them.
+      // pulls it towards h0). The step's lengths are fixed to the OCP's (in its own numerical
+      // time, 1/factor times the OCP's), so both solve the same discrete equations; a switch the
+      // OCP put on an element boundary must then be there in the step's dynamics too. (A pull
+      // towards them instead left the hopper's steps on lengths up to 5e-7 off, which its stiff
+      // leg turned into 2e-4 in the velocities, and let its homotopy find other lengths.)
       if (vo.steps_per_stage == 1 && so.discretization.fesd &&
           so.discretization.step_equilibration == discretize::StepEquilibration::HeuristicMean &&
           r.element_length.size() == N * per) {
@@ -675,6 +677,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
         const double h0 = length / static_cast<double>(lengths.size()), gamma = so.discretization.step_bounds;
         for (double& h : lengths) h = std::clamp(h, (1.0 - gamma) * h0, (1.0 + gamma) * h0);
         so.step_nominal_lengths = {lengths};
+        so.fix_nominal_lengths = true;
       }
       // Each step starts from its own guess, not from a phase-1 solution, so its homotopy runs
       // with the integrator's defaults (σ0 = 1, no penalty finish) whatever the OCP's homotopy was

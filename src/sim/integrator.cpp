@@ -45,6 +45,8 @@ Integrator::Integrator(const reformulate::Dcs& dcs, const Options& options)
         throw Error("simulate: " + std::to_string(c.size()) + " control values of a step for " +
                     std::to_string(dcs.n_u()) + " controls");
   }
+  if (options.fix_nominal_lengths && options.step_nominal_lengths.empty())
+    throw Error("simulate: fix_nominal_lengths needs step_nominal_lengths (the lengths to fix)");
   if (!options.step_nominal_lengths.empty()) {
     if (!options.discretization.fesd ||
         options.discretization.step_equilibration != discretize::StepEquilibration::HeuristicMean)
@@ -227,6 +229,16 @@ Result Integrator::simulate(const std::vector<double>& x0) {
       w[ui] = u[i];
     }
     if (given_speed && !map.speed_of_time.empty()) w[static_cast<std::size_t>(map.speed_of_time[0])] = step_speed;
+    // Fixed element lengths (Options::fix_nominal_lengths): bounds lower = upper, except the last
+    // element's, which the step's length fixes (fixing it too would leave that row without a free
+    // variable).
+    if (options_.fix_nominal_lengths)
+      for (int n = 0; n + 1 < N_FE; ++n)
+        if (const mpcc::Index h = map.fe[0][static_cast<std::size_t>(n)].h; h >= 0) {
+          const double length = options_.step_nominal_lengths[static_cast<std::size_t>(step)][static_cast<std::size_t>(n)];
+          nlp.variable_lower()[static_cast<std::size_t>(h)] = nlp.variable_upper()[static_cast<std::size_t>(h)] = length;
+          w[static_cast<std::size_t>(h)] = length;
+        }
     if (!options_.warm_start || previous_w.empty()) {
       // States at the current state, algebraics consistent with it (reformulate::consistent_algebraics).
       std::vector<double> z = kind == 0 ? dcs_.z_start : modes.consistent_algebraics(x, u);

@@ -101,6 +101,32 @@ TEST(StepControls, NominalElementLengthsAreTheGridWhereNoSwitchPinsIt) {
   EXPECT_THROW(sim::simulate(p, o), Error);
 }
 
+// sim::Options::fix_nominal_lengths: the given lengths are the step's grid, not a pull (ocp::validate
+// re-simulates an OCP's stage on the OCP's grid this way). On the same switch (fesd.md T1): lengths
+// with a boundary at the switch come out exactly (1e-12) with x = 0 at the end (1e-6); lengths
+// that put the switch inside an element leave the step no solution, where the pull above moved
+// a boundary onto it.
+TEST(StepControls, FixedNominalElementLengthsAreTheGrid) {
+  const model::Pss p = sliding_on_zero();
+  sim::Options o = one_step_of_four_elements();
+  const double rest = M_PI / 4 - 1.0 / 3.0;
+  const std::vector<double> on_switch{0.2, 1.0 / 3.0 - 0.2, 0.6 * rest, 0.4 * rest};
+  o.step_nominal_lengths = {on_switch};
+  o.fix_nominal_lengths = true;
+  sim::Result r = sim::simulate(p, o);
+  ASSERT_TRUE(r.converged) << r.message;
+  ASSERT_EQ(r.element_length.size(), 4u);
+  for (std::size_t n = 0; n < 4; ++n) EXPECT_NEAR(r.element_length[n], on_switch[n], 1e-12) << "element " << n;
+  EXPECT_NEAR(r.states.back()[0], 0.0, 1e-6);
+
+  o.step_nominal_lengths = {{0.15, 0.15, 0.15, M_PI / 4 - 0.45}};  // the switch inside element 3
+  r = sim::simulate(p, o);
+  EXPECT_FALSE(r.converged);
+
+  o.step_nominal_lengths.clear();
+  EXPECT_THROW(sim::simulate(p, o), Error);
+}
+
 // sim::Options::state_lower/state_upper: a box on the step's state variables (ocp::validate
 // passes the OCP's state bounds, to rule out far roots of long elements' collocation equations).
 // On fesd.md T1 (x0 = −1, sliding on x = 0 from t = 1/3) a box the motion keeps to changes

@@ -40,6 +40,13 @@ struct Options {
   /// where the dynamics put them. Empty = h0. Needs step_equilibration heuristic_mean. (ocp::validate
   /// re-simulates an OCP's stages on the OCP's own element lengths this way.)
   std::vector<std::vector<double>> step_nominal_lengths;
+  /// With step_nominal_lengths: fix each step's element lengths to them instead of pulling towards
+  /// them (all but the last, which the step's length then fixes). The step's equations are then
+  /// those of an OCP stage on that grid, with no length left free; where a switch sits on an
+  /// element boundary, the dynamics must put it there or the step has no solution. (ocp::validate
+  /// re-simulates an OCP's stages on the OCP's own grid this way: a step pulled towards it may end
+  /// on other lengths, 5e-7 of which the hopper's stiff leg turns into 2e-4 in its velocities.)
+  bool fix_nominal_lengths = false;
   /// A box on the step's state variables (each of size n_x, or empty = unbounded), where the
   /// transcription bounds the states (discretize::OcpSpec::x_lower/x_upper); the start state is
   /// fixed regardless. Long elements of a stiff model can give the collocation equations roots far
