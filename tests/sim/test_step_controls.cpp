@@ -195,3 +195,43 @@ simulate:
   po.step_speed_of_time = {1.0};
   EXPECT_THROW(sim::simulate(sliding_on_zero(), po), Error);
 }
+
+// The integrator's last retry for time-frozen models (sim::Options::predictor): the constant
+// guesses again from σ0 = 1e-3. Source: the one-hole hopper's converged OCP solution (session 30's
+// E1c, bench/hopper/checkpoints/one_hole_v10_warm_first_converged.json.gz), its stage 1 (a stance,
+// 0.125 s) as ocp::validate re-simulates it: from the OCP's stage start, with the OCP's control
+// and element lengths fixed, and the OCP's state bounds. Every attempt from σ = 1 loses the
+// stance (residual floor 9e-4 .. 7e-2, 2.2 away from the OCP's stage end); the retry converges
+// and ends within 1e-6 of the OCP's stage end (the validation's reproduction tolerance;
+// measured 2.1e-7, docs/hopper-experiments.md, session 31).
+TEST(StepControls, StanceStepRetriedFromASmallSigmaReproducesTheOcpStage) {
+  const io::OcpFile file = io::read_ocp_file(std::string(STASIS_SOURCE_DIR) + "/bench/hopper/one_hole_v10.yaml", {});
+  sim::Options o;
+  o.horizon = 0.125;
+  o.steps = 1;
+  o.discretization = file.discretization;
+  o.step_controls = {{0.6546329464334313, 0.45259045114512575}};
+  o.step_nominal_lengths = {{0.08333333333118695, 0.02775120339967399, 0.013915463269139061}};
+  o.fix_nominal_lengths = true;
+  o.state_lower = file.ocp.x_lower;
+  o.state_upper = file.ocp.x_upper;
+  o.homotopy.max_iter = 3000;
+  o.homotopy.polish = true;
+  o.homotopy.polish_threshold = 100 * o.homotopy.complementarity_tol;
+  o.speed_of_time_lower = file.ocp.speed_of_time_lower;
+  o.speed_of_time_upper = file.ocp.speed_of_time_upper;
+  // (qx, qz, phi_hip, phi_knee, vx, vz, w_hip, w_knee, t) at the stage's start and the OCP's end.
+  const std::vector<double> start{0.004720742254976231,  0.39995226167377196,   0.0075721129777774334,
+                                  0.008460738925147872,  0.07677487066533902,   -0.001311820904318746,
+                                  -0.04774123616639131,  0.4794109439887969,    0.125};
+  const std::vector<double> ocp_end{0.017175523622585034, 0.395186427896791,  -0.10260691579999638,
+                                    0.29208407005161935,  0.10331897909808657, -0.2609799855843504,
+                                    -4.112704265439685,   8.80433969324461,    0.25};
+  const reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, o.discretization.dcs);
+  ASSERT_EQ(dcs.n_x(), start.size());
+  sim::Integrator integrator(dcs, o);
+  const sim::Result r = integrator.simulate(start);
+  ASSERT_TRUE(r.converged) << r.message;
+  for (std::size_t i = 0; i < ocp_end.size(); ++i)
+    EXPECT_NEAR(r.states.back()[i], ocp_end[i], 1e-6) << "state " << i;
+}

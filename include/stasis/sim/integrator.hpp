@@ -28,6 +28,8 @@ struct Options {
   /// the speed of time it implies) instead of a constant state. If that fails and the simulation
   /// holds a jump, retry from it with element boundaries where its clock stops and starts again
   /// and from σ0 = min(homotopy.sigma0, 1e-3) (a short jump inside a nominal element, a_n = 100).
+  /// Should every guess fail (the constant ones too), time-frozen models retry the constant
+  /// guesses from σ0 = 1e-3 (a stance the relaxed NLP at σ = 1 lets go of).
   bool predictor = true;
   std::vector<double> controls;  ///< constant control values (size n_u; empty = zeros)
   /// Control values per step (size `steps`, each of size n_u): step k holds step_controls[k]
