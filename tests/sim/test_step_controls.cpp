@@ -34,6 +34,21 @@ sim::Options one_step_of_four_elements() {
   o.discretization.elements = 4;
   return o;
 }
+
+// Four element lengths over π/4 with a boundary at the switch (t = 1/3).
+std::vector<double> lengths_with_a_boundary_at_the_switch() {
+  const double rest = M_PI / 4 - 1.0 / 3.0;
+  return {0.2, 1.0 / 3.0 - 0.2, 0.6 * rest, 0.4 * rest};
+}
+
+// The step converged on `lengths` (to `tolerance`) and slides at x = 0 at its end (1e-6).
+void expect_on_the_grid(const sim::Result& r, const std::vector<double>& lengths, double tolerance) {
+  ASSERT_TRUE(r.converged) << r.message;
+  ASSERT_EQ(r.element_length.size(), lengths.size());
+  for (std::size_t n = 0; n < lengths.size(); ++n)
+    EXPECT_NEAR(r.element_length[n], lengths[n], tolerance) << "element " << n;
+  EXPECT_NEAR(r.states.back()[0], 0.0, 1e-6);
+}
 }  // namespace
 
 // ẋ = u + 3 for x < 0, u + 1 for x > 0, x0 = −1, steps of 0.5 with u = 0, −2, 1:
@@ -75,14 +90,10 @@ TEST(StepControls, EachStepHoldsItsControl) {
 TEST(StepControls, NominalElementLengthsAreTheGridWhereNoSwitchPinsIt) {
   const model::Pss p = sliding_on_zero();
   sim::Options o = one_step_of_four_elements();
-  const double rest = M_PI / 4 - 1.0 / 3.0;
-  const std::vector<double> on_switch{0.2, 1.0 / 3.0 - 0.2, 0.6 * rest, 0.4 * rest};
+  const std::vector<double> on_switch = lengths_with_a_boundary_at_the_switch();
   o.step_nominal_lengths = {on_switch};
   sim::Result r = sim::simulate(p, o);
-  ASSERT_TRUE(r.converged) << r.message;
-  ASSERT_EQ(r.element_length.size(), 4u);
-  for (std::size_t n = 0; n < 4; ++n) EXPECT_NEAR(r.element_length[n], on_switch[n], 1e-8) << "element " << n;
-  EXPECT_NEAR(r.states.back()[0], 0.0, 1e-6);
+  expect_on_the_grid(r, on_switch, 1e-8);
 
   o.step_nominal_lengths = {{0.15, 0.15, 0.15, M_PI / 4 - 0.45}};  // the switch inside element 3
   r = sim::simulate(p, o);
@@ -109,15 +120,11 @@ TEST(StepControls, NominalElementLengthsAreTheGridWhereNoSwitchPinsIt) {
 TEST(StepControls, FixedNominalElementLengthsAreTheGrid) {
   const model::Pss p = sliding_on_zero();
   sim::Options o = one_step_of_four_elements();
-  const double rest = M_PI / 4 - 1.0 / 3.0;
-  const std::vector<double> on_switch{0.2, 1.0 / 3.0 - 0.2, 0.6 * rest, 0.4 * rest};
+  const std::vector<double> on_switch = lengths_with_a_boundary_at_the_switch();
   o.step_nominal_lengths = {on_switch};
   o.fix_nominal_lengths = true;
   sim::Result r = sim::simulate(p, o);
-  ASSERT_TRUE(r.converged) << r.message;
-  ASSERT_EQ(r.element_length.size(), 4u);
-  for (std::size_t n = 0; n < 4; ++n) EXPECT_NEAR(r.element_length[n], on_switch[n], 1e-12) << "element " << n;
-  EXPECT_NEAR(r.states.back()[0], 0.0, 1e-6);
+  expect_on_the_grid(r, on_switch, 1e-12);
 
   o.step_nominal_lengths = {{0.15, 0.15, 0.15, M_PI / 4 - 0.45}};  // the switch inside element 3
   r = sim::simulate(p, o);
