@@ -13,9 +13,9 @@ namespace stasis::sim {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-// σ0 of the homotopy from the aligned predictor guess and of the last retry from the predictor
-// (Integrator::simulate, kinds 3 and 4).
-constexpr double kAlignedSigma0 = 1e-3;
+// σ0 of the homotopy from the aligned predictor guess and of the last retries of the constant
+// guesses (Integrator::simulate, kinds 3, 4 and 5).
+constexpr double kRetrySigma0 = 1e-3;
 }  // namespace
 
 struct Integrator::Impl {
@@ -354,7 +354,7 @@ Result Integrator::simulate(const std::vector<double>& x0) {
     // RK with fe_fe cross complementarity, the constant guess for large jumps).
     // Kind 3 (time-frozen models), the retry after the predictor: the predictor with element
     // boundaries where its clock stops and starts again, solved from σ0 = min(homotopy.sigma0,
-    // kAlignedSigma0). The guess already holds the jump in elements of its own, and a first relaxed
+    // kRetrySigma0). The guess already holds the jump in elements of its own, and a first relaxed
     // NLP at σ = 1 relaxes that structure away (its optimum spreads the elements evenly, the
     // step-equilibration term's preference) and can lose the jump: nosnoc's inelastic_2d_sim with
     // a_n = 100, whose 0.011-long jump sits inside a nominal element, fails from kinds 2, 1 and 0
@@ -363,7 +363,7 @@ Result Integrator::simulate(const std::vector<double>& x0) {
     // −2.4e-6 instead of −6e-11, within the complementarity tolerance). Tried only when the
     // predictor finds a jump.
     // Kinds 4 and 5 (time-frozen models), the last retries: the guesses of kinds 1 and 0 again,
-    // from σ0 = min(homotopy.sigma0, kAlignedSigma0), for the same reason: a stance (the sliding
+    // from σ0 = min(homotopy.sigma0, kRetrySigma0), for the same reason: a stance (the sliding
     // mode on the corner of the time-freezing regions) that the relaxed NLP at σ = 1 lets go of.
     // The hopper's one-hole cut (docs/hopper-experiments.md, session 31): its stage-1 stance, on
     // the OCP's element lengths, ends every attempt from σ = 1 at a residual of 9e-4 .. 7e-2
@@ -379,10 +379,10 @@ Result Integrator::simulate(const std::vector<double>& x0) {
     }
     kinds.push_back(1);
     kinds.push_back(0);
-    if (dcs_.clock >= 0 && options_.homotopy.sigma0 > kAlignedSigma0) kinds.insert(kinds.end(), {4, 5});
+    if (dcs_.clock >= 0 && options_.homotopy.sigma0 > kRetrySigma0) kinds.insert(kinds.end(), {4, 5});
     auto solve_kind = [&](int kind) {
-      if (kind == 3) return d.homotopy->solve(attempt_w, std::min(options_.homotopy.sigma0, kAlignedSigma0));
-      if (kind >= 4) return d.homotopy->solve(initial_guess(5 - kind), kAlignedSigma0);  // kinds 1, 0 again
+      if (kind == 3) return d.homotopy->solve(attempt_w, std::min(options_.homotopy.sigma0, kRetrySigma0));
+      if (kind >= 4) return d.homotopy->solve(initial_guess(5 - kind), kRetrySigma0);  // kinds 1, 0 again
       return d.homotopy->solve(initial_guess(kind));
     };
     mpcc::Result r = solve_kind(kinds[0]);
