@@ -29,7 +29,8 @@ struct Options {
   /// holds a jump, retry from it with element boundaries where its clock stops and starts again
   /// and from σ0 = min(homotopy.sigma0, 1e-3) (a short jump inside a nominal element, a_n = 100).
   /// Should every guess fail (the constant ones too), time-frozen models retry the constant
-  /// guesses from σ0 = 1e-3 (a stance the relaxed NLP at σ = 1 lets go of).
+  /// guesses from σ0 = 1e-3 (a stance the relaxed NLP at σ = 1 lets go of), kept only if they
+  /// converge.
   bool predictor = true;
   std::vector<double> controls;  ///< constant control values (size n_u; empty = zeros)
   /// Control values per step (size `steps`, each of size n_u): step k holds step_controls[k]
