@@ -13,8 +13,8 @@ namespace stasis::sim {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-// σ0 of the homotopy from the aligned predictor guess and of the last retries of the constant
-// guesses (Integrator::simulate, kinds 3, 4 and 5).
+// σ0 of the homotopy from the aligned predictor guess (Integrator::simulate, kind 3) and of the
+// last retries of the constant guesses.
 constexpr double kRetrySigma0 = 1e-3;
 }  // namespace
 
@@ -362,39 +362,44 @@ Result Integrator::simulate(const std::vector<double>& x0) {
     // converge from kind 2, less accurately (inelastic_2d_sim with a_n = 10: the gap ends at
     // −2.4e-6 instead of −6e-11, within the complementarity tolerance). Tried only when the
     // predictor finds a jump.
-    // Kinds 4 and 5 (time-frozen models), the last retries: the guesses of kinds 1 and 0 again,
-    // from σ0 = min(homotopy.sigma0, kRetrySigma0), for the same reason: a stance (the sliding
+    // The last retries (time-frozen models): the guesses of kinds 1 and 0 again, from σ0 =
+    // min(homotopy.sigma0, kRetrySigma0), for the same reason: a stance (the sliding
     // mode on the corner of the time-freezing regions) that the relaxed NLP at σ = 1 lets go of.
     // The hopper's one-hole cut (docs/hopper-experiments.md, session 31): its stage-1 stance, on
     // the OCP's element lengths, ends every attempt from σ = 1 at a residual of 9e-4 .. 7e-2
     // (Infeasible_Problem_Detected from σ = 1e-4 on), 2.2 away from the OCP's stage end; from
     // σ0 = 1e-3 the predictor's guess stops at 1.6e-5 and kind 1's converges, within 2.1e-7 of
     // the OCP's stage end.
-    std::vector<int> kinds;
+    // An attempt: a guess kind, and whether it is a last retry from σ0 = kRetrySigma0 (kinds 1
+    // and 0 again), which is kept only if it converges: it skipped the large σ that finds the
+    // motion's branch, and may end nearer complementarity on another motion (hopper_stance.yaml
+    // without stabilize_depth: phi_knee 0.068 off the DAE where the failed attempt from σ = 1 has
+    // 4e-6).
+    struct Attempt {
+      int kind;
+      bool last_retry;
+    };
+    std::vector<Attempt> attempts;
     std::vector<double> attempt_w;
     if (options_.predictor && dcs_.clock >= 0) {
       attempt_w = initial_guess(3);
-      kinds.push_back(2);
-      if (aligned) kinds.push_back(3);
+      attempts.push_back({2, false});
+      if (aligned) attempts.push_back({3, false});
     }
-    kinds.push_back(1);
-    kinds.push_back(0);
-    if (dcs_.clock >= 0 && options_.homotopy.sigma0 > kRetrySigma0) kinds.insert(kinds.end(), {4, 5});
-    auto solve_kind = [&](int kind) {
-      if (kind == 3) return d.homotopy->solve(attempt_w, std::min(options_.homotopy.sigma0, kRetrySigma0));
-      if (kind >= 4) return d.homotopy->solve(initial_guess(5 - kind), kRetrySigma0);  // kinds 1, 0 again
-      return d.homotopy->solve(initial_guess(kind));
+    attempts.push_back({1, false});
+    attempts.push_back({0, false});
+    if (dcs_.clock >= 0 && options_.homotopy.sigma0 > kRetrySigma0)
+      attempts.insert(attempts.end(), {{1, true}, {0, true}});
+    auto solve_attempt = [&](const Attempt& a) {
+      if (a.kind == 3) return d.homotopy->solve(attempt_w, std::min(options_.homotopy.sigma0, kRetrySigma0));
+      if (a.last_retry) return d.homotopy->solve(initial_guess(a.kind), kRetrySigma0);
+      return d.homotopy->solve(initial_guess(a.kind));
     };
-    mpcc::Result r = solve_kind(kinds[0]);
-    for (std::size_t attempt = 1; attempt < kinds.size() && !r.converged && !(options_.warm_start && !previous_w.empty());
-         ++attempt) {
-      mpcc::Result again = solve_kind(kinds[attempt]);
+    mpcc::Result r = solve_attempt(attempts[0]);
+    for (std::size_t i = 1; i < attempts.size() && !r.converged && !(options_.warm_start && !previous_w.empty()); ++i) {
+      mpcc::Result again = solve_attempt(attempts[i]);
       again.nlp_iterations += r.nlp_iterations;
-      // A failed retry from σ0 = kRetrySigma0 (kinds 4, 5) is never kept: it skipped the large σ
-      // that finds the motion's branch, and may end nearer complementarity on another motion
-      // (hopper_stance.yaml without stabilize_depth: phi_knee 0.068 off the DAE where the failed
-      // attempt from σ = 1 has 4e-6).
-      if (again.converged || (kinds[attempt] < 4 && again.residual < r.residual)) r = std::move(again);
+      if (again.converged || (!attempts[i].last_retry && again.residual < r.residual)) r = std::move(again);
     }
     previous_w = r.w;
 
