@@ -4,6 +4,7 @@
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -346,11 +347,20 @@ int run_solve(const CommonOptions& o) {
     std::optional<ocp::Validation> v;
     if (file.validate_steps_per_stage > 0) {
       if (!o.quiet)
-        fmt::print("validation: re-simulating the optimal controls ({} integrator steps)\n",
-                   file.ocp.stages * file.validate_steps_per_stage);
+        fmt::print("validation: re-simulating the optimal controls ({} control stages, {} integrator step(s) each)\n",
+                   file.ocp.stages, file.validate_steps_per_stage);
       ocp::ValidationOptions vo = file.validation;  // the file's tolerances
       vo.steps_per_stage = file.validate_steps_per_stage;
       vo.transcription = &solver.transcription();
+      if (!o.quiet)
+        vo.on_segment = [](const ocp::ValidationSegment& seg) {
+          const std::string stages = seg.stages == 1 ? fmt::format("stage {}", seg.first_stage)
+                                                     : fmt::format("stages {}-{}", seg.first_stage, seg.last_stage);
+          fmt::print("validation: {:<12} {:<14} deviation {:.2e}  {:.1f}s{}\n", stages,
+                     seg.converged ? "converged" : "NOT converged", seg.deviation, seg.wall_time_s,
+                     seg.how.empty() ? std::string() : " (" + seg.how + ")");
+          std::fflush(stdout);
+        };
       // The other form of the step DCS (lifted or dense; inelastic cls models only, the others
       // are not lifted) as a second integrator for the stages the file's form does not
       // reproduce (ocp::ValidationOptions::alternative_model).

@@ -640,22 +640,79 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
     v.simulation_converged = true;
     std::size_t compared = 0;
     int steps = 0;
+    // Frozen: the clock advances by less than 1e-4 of s·h in element e (a contact phase runs it at
+    // a fraction of order 1; the hopper's relaxed jumps leak 4e-8 in elements of 0.015).
+    auto clock_frozen = [&](std::size_t e) {
+      if (e + 1 >= r.states.size() || e >= r.element_length.size()) return false;
+      const auto c = static_cast<std::size_t>(clock);
+      const double dt = r.states[e + 1][c] - r.states[e][c];
+      return dt <= 1e-4 * r.speed_of_time[std::min(e / per, N - 1)] * r.element_length[e];
+    };
+    const bool on_ocp_grid = vo.steps_per_stage == 1 && per > 0 && r.speed_of_time.size() == N &&
+                             r.element_length.size() == N * per;
+    // A jump touches element boundary `point` (the clock stands still in the element before or
+    // after it): every point of the jump has the clock at that boundary.
+    auto jump_at = [&](std::size_t point) { return point > 0 && (clock_frozen(point - 1) || clock_frozen(point)); };
+    std::size_t alone = N;  // a stage whose joined step failed, re-simulated alone
+    // ValidationOptions::on_segment: stages first..end−1.
+    auto report_segment = [&](std::size_t first, std::size_t end, bool converged, double deviation,
+                              std::string how, Clock::time_point since) {
+      if (!vo.on_segment) return;
+      ValidationSegment seg;
+      seg.first_stage = static_cast<int>(first);
+      seg.last_stage = static_cast<int>(end - 1);
+      seg.stages = static_cast<int>(end - first);
+      seg.converged = converged;
+      seg.deviation = std::isfinite(deviation) ? deviation : std::numeric_limits<double>::quiet_NaN();
+      seg.how = std::move(how);
+      seg.wall_time_s = std::chrono::duration<double>(Clock::now() - since).count();
+      vo.on_segment(seg);
+    };
     for (std::size_t k = 0; k < N;) {
+      const auto segment_start = Clock::now();
+      const double previous_stage_end = stage_start;
+      const std::size_t resynchronized_before = v.stages_resynchronized.size(),
+                        alternative_before = v.stages_by_alternative_form.size(),
+                        from_ocp_before = v.stages_from_ocp.size();
       const double length = p.stage_end_time[k] - stage_start;
       std::size_t next = k + 1;
       while (next < N && !(p.stage_end_time[next] - p.stage_end_time[next - 1] > tol)) ++next;
+      // A stage whose end a jump touches (jump_at: a landing on the stage end, or one under way
+      // there) is re-simulated in one step with the stage after it, each with its own controls,
+      // speed of time and clock constraint (sim::Options::stages_per_step): the same equations
+      // as the OCP's two stages. Every point of the jump has the clock at the stage end, so the
+      // physical grid does not say where in the jump the stage ends: a step of the stage alone
+      // has a continuum of solutions, and in the middle of a jump the velocities move fast in
+      // numerical time (the hopper's landing: about 260 per unit), so the relaxation's accuracy
+      // moves that state by 1e-4 (the one-hole cut's stage 5) and the next step starts there.
+      // The joined segment ends where the jump is over. The joined stages have the physical length
+      // of the first (an equidistant physical grid) and no frozen stage between them.
+      std::size_t joined = 1;
+      if (vo.join_stages_at_jumps && on_ocp_grid && next == k + 1 && k != alone)
+        while (k + joined < N && jump_at((k + joined) * per) &&
+               std::fabs(p.stage_end_time[k + joined] - p.stage_end_time[k + joined - 1] - length) <= tol)
+          ++joined;
+      if (joined > 1) {
+        next = k + joined;
+        v.stages_joined_across_jumps.push_back(static_cast<int>(k));
+      }
+      const double segment_length = p.stage_end_time[next - 1] - stage_start;
       stage_start = p.stage_end_time[next - 1];
       if (!(length > tol)) {  // frozen from the start: nothing physical to simulate
         k = next;
         continue;
       }
-      const double factor = stage_numerical_length * static_cast<double>(next - k) / length;
+      const double factor = stage_numerical_length * static_cast<double>(next - k) / segment_length;
       sim::Options so;
-      so.horizon = length;
+      so.horizon = segment_length;
       so.steps = vo.steps_per_stage;
+      so.stages_per_step = static_cast<int>(joined);
       so.discretization = options.discretization;
-      so.discretization.elements *= static_cast<int>(next - k);  // the OCP's elements of the segment
-      so.step_controls.assign(static_cast<std::size_t>(vo.steps_per_stage), r.controls[k]);
+      // The OCP's elements of the segment: those of the stage and the frozen ones joined to it, or
+      // each joined stage's own.
+      if (joined == 1) so.discretization.elements *= static_cast<int>(next - k);
+      for (int step = 0; step < vo.steps_per_stage; ++step)
+        for (std::size_t j = 0; j < joined; ++j) so.step_controls.push_back(r.controls[k + j]);
       // The OCP's state bounds, which its motion satisfies (checked above): the hopper's light leg
       // under large torques gives the collocation equations of its long flight elements roots
       // that spin the leg over (the one-hole cut's stage 4: phi_hip -2.31 where the OCP has 0.80,
@@ -674,7 +731,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
           r.element_length.size() == N * per) {
         std::vector<double> lengths;
         for (std::size_t i = k * per; i < next * per; ++i) lengths.push_back(r.element_length[i] / factor);
-        const double h0 = length / static_cast<double>(lengths.size()), gamma = so.discretization.step_bounds;
+        const double h0 = segment_length / static_cast<double>(lengths.size()), gamma = so.discretization.step_bounds;
         for (double& h : lengths) h = std::clamp(h, (1.0 - gamma) * h0, (1.0 + gamma) * h0);
         so.step_nominal_lengths = {lengths};
         so.fix_nominal_lengths = true;
@@ -704,26 +761,15 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       so.speed_of_time_start = std::clamp(1.0, so.speed_of_time_lower, so.speed_of_time_upper);
       // As `stasis simulate` would: the OCP's α regularization (io: time_freezing.alpha_regularization)
       // is a method term of the optimization, not part of the model, so so.alpha_penalty stays 0.
-      // A stage whose end touches a jump (the OCP's clock stands still in the element before or
-      // after its end): every point of the jump has the clock at the stage end, so the physical
-      // grid does not say where in the jump the stage ends (a landing on a stage end, split
-      // between two stages by their speeds of time), and the step has a continuum of solutions.
-      // Its speed of time is then pulled towards the OCP's (sim::Options::step_speed_of_time),
+      // A stage whose end a jump touches and that is not joined with the next (the last stage,
+      // join_stages_at_jumps off, or a next stage of another physical length): the step has a
+      // continuum of solutions (above). Its speed of time is then pulled towards the OCP's (sim::Options::step_speed_of_time),
       // which selects the OCP's split and changes no equation (one step per stage: the OCP's
       // s_k is the step's). (Fixing s and freeing the clock
       // instead was tried: the relaxed jump then leaks, the clock runs ~sqrt(σ) in it, and the
       // drop's stage ended 1e-4 from the OCP's.)
       const std::size_t end_point = next * per;
-      // Frozen: the clock advances by less than 1e-4 of s·h (a contact phase runs it at a fraction
-      // of order 1; the hopper's relaxed jumps leak 4e-8 in elements of 0.015).
-      auto clock_frozen = [&](std::size_t e) {
-        if (e + 1 >= r.states.size() || e >= r.element_length.size()) return false;
-        const auto c = static_cast<std::size_t>(clock);
-        const double dt = r.states[e + 1][c] - r.states[e][c];
-        return dt <= 1e-4 * r.speed_of_time[std::min(e / per, N - 1)] * r.element_length[e];
-      };
-      const bool ocp_speed = vo.steps_per_stage == 1 && next == k + 1 && r.speed_of_time.size() == N && per > 0 &&
-                             end_point < r.states.size() && (clock_frozen(end_point - 1) || clock_frozen(end_point));
+      const bool ocp_speed = on_ocp_grid && next == k + 1 && end_point < r.states.size() && jump_at(end_point);
       if (ocp_speed) {
         so.step_speed_of_time = {
             std::clamp(r.speed_of_time[k] * factor, so.speed_of_time_lower, so.speed_of_time_upper)};
@@ -778,6 +824,20 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
         if (resynchronized) v.stages_resynchronized.push_back(static_cast<int>(k));
       }
       if (by_alternative) v.stages_by_alternative_form.push_back(static_cast<int>(k));
+      // A joined step that did not converge: its first stage again alone (pulled towards the
+      // OCP's speed of time), as without joining, so that joining never loses a stage that its
+      // own step reproduces, and the check of the OCP's motion below still applies to it.
+      if (joined > 1 && !s.converged) {
+        v.stages_joined_across_jumps.pop_back();
+        v.stages_joined_step_failed.push_back(static_cast<int>(k));
+        v.stages_resynchronized.resize(resynchronized_before);
+        v.stages_by_alternative_form.resize(alternative_before);
+        steps -= vo.steps_per_stage;
+        stage_start = previous_stage_end;
+        alone = k;
+        report_segment(k, next, false, d, "joined at a jump; stage " + std::to_string(k) + " again alone", segment_start);
+        continue;
+      }
       // An open-loop step can have several discrete solutions (a robot balanced on a point foot
       // may stay, tip over or lift off; a bounce on a stage end), and the integrator's own
       // guesses may find another one than the OCP's, or none. With one step per stage (the same
@@ -840,6 +900,18 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
             std::isnan(v.max_deviation_at_stage_ends) ? d : std::max(v.max_deviation_at_stage_ends, d);
         ++compared;
       }
+      if (vo.on_segment) {
+        std::vector<std::string> how;
+        if (joined > 1) how.push_back("joined at a jump");
+        if (ocp_speed) how.push_back("pulled towards the OCP's speed of time");
+        if (v.stages_by_alternative_form.size() > alternative_before) how.push_back("by the model's other form");
+        if (v.stages_resynchronized.size() > resynchronized_before) how.push_back("from the OCP's stage start");
+        if (v.stages_from_ocp.size() > from_ocp_before)
+          how.push_back("not reproduced: the OCP's motion solves the step");
+        std::string text;
+        for (const std::string& h : how) text += (text.empty() ? "" : "; ") + h;
+        report_segment(k, next, s.converged, d, text, segment_start);
+      }
       k = next;
     }
     v.resimulated = true;
@@ -859,6 +931,14 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
                      ? std::string()
                      : "; stage(s) " + stage_list(v.stages_at_ocp_speed_of_time) +
                            " (a jump at the stage end) pulled towards the OCP's speed of time") +
+                (v.stages_joined_across_jumps.empty()
+                     ? std::string()
+                     : "; stage(s) " + stage_list(v.stages_joined_across_jumps) +
+                           " (a jump at the stage end) re-simulated in one step with the stage after") +
+                (v.stages_joined_step_failed.empty()
+                     ? std::string()
+                     : "; stage(s) " + stage_list(v.stages_joined_step_failed) +
+                           ": the step joined with the stage after did not converge, re-simulated alone") +
                 (v.stages_resynchronized.empty()
                      ? std::string()
                      : "; stage(s) " + stage_list(v.stages_resynchronized) +

@@ -34,13 +34,18 @@ Integrator::Integrator(const reformulate::Dcs& dcs, const Options& options)
   if (!(options.horizon > 0) || !std::isfinite(options.horizon))
     throw Error("simulate: horizon must be positive and finite, not " + std::to_string(options.horizon));
   if (options.steps < 1) throw Error("simulate: steps must be at least 1, not " + std::to_string(options.steps));
+  if (options.stages_per_step < 1)
+    throw Error("simulate: stages_per_step must be at least 1, not " + std::to_string(options.stages_per_step));
+  const int stages_per_step = options.stages_per_step;
+  const auto control_stages = static_cast<std::size_t>(options.steps) * static_cast<std::size_t>(stages_per_step);
   if (!options.controls.empty() && options.controls.size() != dcs.n_u())
     throw Error("simulate: " + std::to_string(options.controls.size()) + " control values for " +
                 std::to_string(dcs.n_u()) + " controls");
   if (!options.step_controls.empty()) {
-    if (options.step_controls.size() != static_cast<std::size_t>(options.steps))
-      throw Error("simulate: control values for " + std::to_string(options.step_controls.size()) + " steps, but " +
-                  std::to_string(options.steps) + " steps");
+    if (options.step_controls.size() != control_stages)
+      throw Error("simulate: control values for " + std::to_string(options.step_controls.size()) +
+                  " control stages, but " + std::to_string(options.steps) + " steps of " +
+                  std::to_string(stages_per_step) + " stage(s) have " + std::to_string(control_stages));
     for (const auto& c : options.step_controls)
       if (c.size() != dcs.n_u())
         throw Error("simulate: " + std::to_string(c.size()) + " control values of a step for " +
@@ -57,12 +62,13 @@ Integrator::Integrator(const reformulate::Dcs& dcs, const Options& options)
     if (options.step_nominal_lengths.size() != static_cast<std::size_t>(options.steps))
       throw Error("simulate: nominal element lengths for " + std::to_string(options.step_nominal_lengths.size()) +
                   " steps, but " + std::to_string(options.steps) + " steps");
-    const double h0 = options.horizon / options.steps / options.discretization.elements;
+    const double h0 = options.horizon / options.steps / stages_per_step / options.discretization.elements;
+    const auto elements = static_cast<std::size_t>(stages_per_step) * static_cast<std::size_t>(options.discretization.elements);
     const double gamma = options.discretization.step_bounds;
     for (const auto& lengths : options.step_nominal_lengths) {
-      if (lengths.size() != static_cast<std::size_t>(options.discretization.elements))
+      if (lengths.size() != elements)
         throw Error("simulate: " + std::to_string(lengths.size()) + " nominal element lengths of a step for " +
-                    std::to_string(options.discretization.elements) + " elements");
+                    std::to_string(elements) + " elements");
       for (double h : lengths)
         if (!(h >= (1.0 - gamma) * h0 * (1 - 1e-12) && h <= (1.0 + gamma) * h0 * (1 + 1e-12)))
           throw Error("simulate: nominal element length " + std::to_string(h) + " outside the step bounds [" +
@@ -73,6 +79,9 @@ Integrator::Integrator(const reformulate::Dcs& dcs, const Options& options)
   if (!options.step_speed_of_time.empty()) {
     if (dcs.clock < 0)
       throw Error("simulate: a speed of time per step needs a time-frozen model (a clock state); this model has none");
+    if (stages_per_step > 1)
+      throw Error("simulate: a speed of time per step needs one control stage per step, not " +
+                  std::to_string(stages_per_step));
     if (options.step_speed_of_time.size() != static_cast<std::size_t>(options.steps))
       throw Error("simulate: a speed of time for " + std::to_string(options.step_speed_of_time.size()) +
                   " steps, but " + std::to_string(options.steps) + " steps");
@@ -90,7 +99,7 @@ Integrator::Integrator(const reformulate::Dcs& dcs, const Options& options)
   d.spec.horizon = options.horizon / options.steps;
   d.spec.x_lower = options.state_lower;
   d.spec.x_upper = options.state_upper;
-  d.spec.stages = 1;
+  d.spec.stages = stages_per_step;
   std::vector<double> u = !options.step_controls.empty() ? options.step_controls[0]
                           : options.controls.empty()     ? std::vector<double>(dcs.n_u(), 0.0)
                                                          : options.controls;
@@ -128,7 +137,15 @@ Result Integrator::simulate(const std::vector<double>& x0) {
   nlp::Problem& nlp = d.homotopy->relaxed();
   const int n_s = options_.discretization.stages, N_FE = options_.discretization.elements;
   const double step_length = options_.horizon / options_.steps;
-  std::vector<double> u = options_.controls.empty() ? std::vector<double>(dcs_.n_u(), 0.0) : options_.controls;
+  // Control stages of a step (Options::stages_per_step), each with its controls.
+  const auto control_stages = static_cast<std::size_t>(options_.stages_per_step);
+  std::vector<std::vector<double>> stage_u(
+      control_stages, options_.controls.empty() ? std::vector<double>(dcs_.n_u(), 0.0) : options_.controls);
+  // Element n of stage j is flat element j·N_FE + n of the step.
+  const std::size_t elements = control_stages * static_cast<std::size_t>(N_FE);
+  auto element = [&](std::size_t i) -> const discretize::FiniteElementIndex& {
+    return map.fe[i / static_cast<std::size_t>(N_FE)][i % static_cast<std::size_t>(N_FE)];
+  };
 
   Result res;
   res.construction_time_s = d.construction_time;
@@ -142,7 +159,9 @@ Result Integrator::simulate(const std::vector<double>& x0) {
   ModeMonitor& modes = *d.modes;
 
   for (int step = 0; step < options_.steps; ++step) {
-    if (!options_.step_controls.empty()) u = options_.step_controls[static_cast<std::size_t>(step)];
+    if (!options_.step_controls.empty())
+      for (std::size_t j = 0; j < control_stages; ++j)
+        stage_u[j] = options_.step_controls[static_cast<std::size_t>(step) * control_stages + j];
     // A parameter of this step, in the MPCC and its relaxed NLP alike.
     auto set_parameter = [&](mpcc::Index at, double value) {
       d.tr.problem.parameter_values()[static_cast<std::size_t>(at)] = value;
@@ -153,9 +172,8 @@ Result Integrator::simulate(const std::vector<double>& x0) {
     if (given_speed && map.param_speed_of_time_reference >= 0)
       set_parameter(map.param_speed_of_time_reference, step_speed);
     if (!options_.step_nominal_lengths.empty())  // heuristic_mean's targets (Options::step_nominal_lengths)
-      for (std::size_t n = 0; n < map.fe[0].size(); ++n)
-        set_parameter(map.fe[0][n].param_h_nominal,
-                      options_.step_nominal_lengths[static_cast<std::size_t>(step)][n]);
+      for (std::size_t i = 0; i < elements; ++i)
+        set_parameter(element(i).param_h_nominal, options_.step_nominal_lengths[static_cast<std::size_t>(step)][i]);
     // Element lengths for a predicted trajectory (samples at numerical times sample_s, clock last):
     // its segments are the maximal runs in which the clock runs or stands still (a frozen run of
     // fewer than kMinFrozen samples is the chattering of the explicit predictor in a contact phase,
@@ -224,38 +242,48 @@ Result Integrator::simulate(const std::vector<double>& x0) {
       nlp.variable_lower()[xi] = nlp.variable_upper()[xi] = x[i];
       w[xi] = x[i];
     }
-    for (std::size_t i = 0; i < u.size(); ++i) {  // this step's controls (fixed variables)
-      const auto ui = static_cast<std::size_t>(map.u[0]) + i;
-      nlp.variable_lower()[ui] = nlp.variable_upper()[ui] = u[i];
-      w[ui] = u[i];
-    }
+    for (std::size_t j = 0; j < control_stages; ++j)  // this step's controls (fixed variables)
+      for (std::size_t i = 0; i < stage_u[j].size(); ++i) {
+        const auto ui = static_cast<std::size_t>(map.u[j]) + i;
+        nlp.variable_lower()[ui] = nlp.variable_upper()[ui] = stage_u[j][i];
+        w[ui] = stage_u[j][i];
+      }
     if (given_speed && !map.speed_of_time.empty()) w[static_cast<std::size_t>(map.speed_of_time[0])] = step_speed;
     // Fixed element lengths (Options::fix_nominal_lengths): bounds lower = upper, except the last
-    // element's, which the step's length fixes (fixing it too would leave that row without a free
-    // variable).
+    // element's of each control stage, which the stage's length fixes (fixing it too would leave
+    // that row without a free variable).
     if (options_.fix_nominal_lengths)
-      for (int n = 0; n + 1 < N_FE; ++n)
-        if (const mpcc::Index h = map.fe[0][static_cast<std::size_t>(n)].h; h >= 0) {
-          const double length = options_.step_nominal_lengths[static_cast<std::size_t>(step)][static_cast<std::size_t>(n)];
+      for (std::size_t i = 0; i < elements; ++i)
+        if (const mpcc::Index h = element(i).h; h >= 0 && (i + 1) % static_cast<std::size_t>(N_FE) != 0) {
+          const double length = options_.step_nominal_lengths[static_cast<std::size_t>(step)][i];
           nlp.variable_lower()[static_cast<std::size_t>(h)] = nlp.variable_upper()[static_cast<std::size_t>(h)] = length;
           w[static_cast<std::size_t>(h)] = length;
         }
     if (!options_.warm_start || previous_w.empty()) {
-      // States at the current state, algebraics consistent with it (reformulate::consistent_algebraics).
-      std::vector<double> z = kind == 0 ? dcs_.z_start : modes.consistent_algebraics(x, u);
-      auto put_z = [&](mpcc::Index at) {
-        for (std::size_t j = 0; j < n_z; ++j) w[static_cast<std::size_t>(at) + j] = z[j];
+      // States at the current state, algebraics consistent with it and each stage's controls
+      // (reformulate::consistent_algebraics).
+      std::vector<std::vector<double>> stage_z(control_stages, dcs_.z_start);
+      if (kind != 0)
+        for (std::size_t j = 0; j < control_stages; ++j) stage_z[j] = modes.consistent_algebraics(x, stage_u[j]);
+      const std::vector<double>& z = stage_z[0];
+      auto put_z = [&](mpcc::Index at, const std::vector<double>& values) {
+        for (std::size_t j = 0; j < n_z; ++j) w[static_cast<std::size_t>(at) + j] = values[j];
       };
-      put_z(map.z0);
+      put_z(map.z0, z);
       const bool predict = use_predictor && dcs_.clock >= 0;
       // Predictor (time-frozen models): an explicit simulation of the piecewise field with the
       // region selected by the signs of the switching functions, until the clock has advanced one
       // step; it gives the speed of time and a trajectory through the jump. Without it, IPOPT has
       // to discover a whole frozen phase from a flight-only start and may declare the step
-      // infeasible (observed for landings with large impact velocity).
+      // infeasible (observed for landings with large impact velocity). With several control
+      // stages per step, each stage's controls hold until the clock reaches its end, and its
+      // speed of time is the unscaled time it took over its numerical length (a jump that starts
+      // on a stage end goes to the next stage).
       std::vector<double> sample_s;  // predictor time of each sample
       std::vector<std::vector<double>> sample_x;
       double s_guess = 1.0;
+      std::vector<double> stage_s(control_stages, 1.0);  // s per control stage (s_guess = stage_s[0])
+      std::vector<double> stage_tau(control_stages + 1, 0.0);  // unscaled time at each stage start
       if (predict) {
         const double clock0 = x[static_cast<std::size_t>(dcs_.clock)];
         const int substeps_per_element = 200;
@@ -265,9 +293,12 @@ Result Integrator::simulate(const std::vector<double>& x0) {
         // upper·step_length).
         const double tau_max = (given_speed ? step_speed : options_.speed_of_time_upper) * step_length;
         std::vector<double> y = x, k1(n_x), k2(n_x), k3(n_x), k4(n_x), tmp(n_x), zz;
+        const double stage_length = step_length / static_cast<double>(control_stages);
+        std::size_t stage_now = 0;  // the control stage the clock is in
         auto rate = [&](const std::vector<double>& at, std::vector<double>& out_f) {
-          zz = modes.consistent_algebraics(at, u);
-          const double* fin[3] = {at.data(), u.data(), zz.data()};
+          const std::vector<double>& u_now = stage_u[stage_now];
+          zz = modes.consistent_algebraics(at, u_now);
+          const double* fin[3] = {at.data(), u_now.data(), zz.data()};
           double* fout[1] = {out_f.data()};
           d.field.eval(fin, fout, field_work.data());
         };
@@ -287,11 +318,18 @@ Result Integrator::simulate(const std::vector<double>& x0) {
           tau += dtau;
           sample_s.push_back(tau);
           sample_x.push_back(y);
+          while (stage_now + 1 < control_stages &&
+                 y[static_cast<std::size_t>(dcs_.clock)] - clock0 >= static_cast<double>(stage_now + 1) * stage_length)
+            stage_tau[++stage_now] = tau;
         }
-        s_guess = given_speed ? step_speed
-                              : std::clamp(tau / step_length, options_.speed_of_time_lower,
-                                           options_.speed_of_time_upper);
-        if (!map.speed_of_time.empty()) w[static_cast<std::size_t>(map.speed_of_time[0])] = s_guess;
+        for (std::size_t j = stage_now + 1; j <= control_stages; ++j) stage_tau[j] = tau;
+        for (std::size_t j = 0; j < control_stages; ++j)
+          stage_s[j] = std::clamp((stage_tau[j + 1] - stage_tau[j]) / stage_length, options_.speed_of_time_lower,
+                                  options_.speed_of_time_upper);
+        s_guess = given_speed ? step_speed : stage_s[0];
+        stage_s[0] = s_guess;
+        for (std::size_t j = 0; j < map.speed_of_time.size() && j < control_stages; ++j)
+          w[static_cast<std::size_t>(map.speed_of_time[j])] = stage_s[j];
       }
       auto predicted = [&](double sigma) {
         if (sample_s.empty()) return x;
@@ -303,45 +341,50 @@ Result Integrator::simulate(const std::vector<double>& x0) {
       auto put_state = [&](mpcc::Index at, const std::vector<double>& y) {
         for (std::size_t i = 0; i < n_x; ++i) w[static_cast<std::size_t>(at) + i] = y[i];
       };
-      auto put_z_of = [&](mpcc::Index at, const std::vector<double>& y) {
-        std::vector<double> zy = modes.consistent_algebraics(y, u);
+      auto put_z_of = [&](mpcc::Index at, const std::vector<double>& y, const std::vector<double>& u_here) {
+        std::vector<double> zy = modes.consistent_algebraics(y, u_here);
         for (std::size_t j = 0; j < n_z; ++j) w[static_cast<std::size_t>(at) + j] = zy[j];
       };
-      const double h_nominal = step_length / N_FE;
+      const double h_nominal = step_length / static_cast<double>(elements);
       // Element lengths of the guess: nominal, or (predictor) with element boundaries where the
       // predicted trajectory's clock stops and starts again, so that a jump starts in its own
       // elements (FESD then only has to refine the switch points, not move a jump out of an element
       // it shares with flight or contact).
       const bool given = !options_.step_nominal_lengths.empty();
       std::vector<double> h_guess =
-          given ? options_.step_nominal_lengths[static_cast<std::size_t>(step)]
-                : std::vector<double>(static_cast<std::size_t>(N_FE), h_nominal);
-      if (predict && kind == 3 && !given) {
+          given ? options_.step_nominal_lengths[static_cast<std::size_t>(step)] : std::vector<double>(elements, h_nominal);
+      if (predict && kind == 3 && !given && control_stages == 1) {
         h_guess = aligned_element_lengths(sample_s, sample_x, s_guess, h_nominal);
         aligned = h_guess != std::vector<double>(static_cast<std::size_t>(N_FE), h_nominal);
       }
-      std::vector<double> tau_start(static_cast<std::size_t>(N_FE) + 1, 0.0);
-      for (int n = 0; n < N_FE; ++n)
-        tau_start[static_cast<std::size_t>(n) + 1] = tau_start[static_cast<std::size_t>(n)] +
-                                                     h_guess[static_cast<std::size_t>(n)] * s_guess;
+      // Unscaled (predictor) time at each element start: each stage from where the predictor's
+      // clock reached its start, at its own speed of time.
+      std::vector<double> tau_start(elements + 1, 0.0);
+      for (std::size_t nn = 0; nn < elements; ++nn) {
+        const std::size_t j = nn / static_cast<std::size_t>(N_FE);
+        if (nn % static_cast<std::size_t>(N_FE) == 0) tau_start[nn] = stage_tau[j];
+        tau_start[nn + 1] = tau_start[nn] + h_guess[nn] * stage_s[j];
+      }
       const auto& c = d.tr.tableau.c;
-      for (int n = 0; n < N_FE; ++n) {
-        const auto& fe = map.fe[0][static_cast<std::size_t>(n)];
-        const auto nn = static_cast<std::size_t>(n);
+      for (std::size_t nn = 0; nn < elements; ++nn) {
+        const auto& fe = element(nn);
+        const std::size_t j = nn / static_cast<std::size_t>(N_FE);
+        const std::vector<double>& z_here = stage_z[j];
+        const std::vector<double>& u_here = stage_u[j];
         if ((predict || given) && fe.h >= 0) w[static_cast<std::size_t>(fe.h)] = h_guess[nn];
         for (int m = 0; m < n_s; ++m) {
           std::vector<double> ym =
-              predict ? predicted(tau_start[nn] + c[static_cast<std::size_t>(m)] * h_guess[nn] * s_guess) : x;
+              predict ? predicted(tau_start[nn] + c[static_cast<std::size_t>(m)] * h_guess[nn] * stage_s[j]) : x;
           if (fe.X[static_cast<std::size_t>(m)] >= 0) put_state(fe.X[static_cast<std::size_t>(m)], ym);
           if (predict)
-            put_z_of(fe.Z[static_cast<std::size_t>(m)], ym);
+            put_z_of(fe.Z[static_cast<std::size_t>(m)], ym, u_here);
           else
-            put_z(fe.Z[static_cast<std::size_t>(m)]);
+            put_z(fe.Z[static_cast<std::size_t>(m)], z_here);
         }
         std::vector<double> ye = predict ? predicted(tau_start[nn + 1]) : x;
         put_state(fe.x_end, ye);
         if (fe.z_end >= 0) {
-          const std::vector<double> zy = predict ? modes.consistent_algebraics(ye, u) : z;
+          const std::vector<double> zy = predict ? modes.consistent_algebraics(ye, u_here) : z_here;
           for (std::size_t j = 0; j < dcs_.boundary_z.size(); ++j)
             w[static_cast<std::size_t>(fe.z_end) + j] = zy[static_cast<std::size_t>(dcs_.boundary_z[j])];
         }
@@ -420,14 +463,15 @@ Result Integrator::simulate(const std::vector<double>& x0) {
     }
 
     // Record FE boundaries, states, element lengths and active sets.
-    for (int n = 0; n < N_FE; ++n) {
-      const discretize::FiniteElementIndex& I = map.fe[0][static_cast<std::size_t>(n)];
-      double h = I.h >= 0 ? r.w[static_cast<std::size_t>(I.h)] : step_length / N_FE;
+    for (std::size_t n = 0; n < elements; ++n) {
+      const discretize::FiniteElementIndex& I = element(n);
+      double h = I.h >= 0 ? r.w[static_cast<std::size_t>(I.h)] : step_length / static_cast<double>(elements);
       std::vector<double> mean = modes.mean_theta(r.w, I.Z);
       std::vector<int> active = ModeMonitor::active(mean);
       std::vector<double> xe(r.w.begin() + I.x_end, r.w.begin() + I.x_end + static_cast<std::ptrdiff_t>(n_x));
       if (!res.active.empty() && res.active.back() != active)
-        res.events.push_back(modes.event(now, res.states.back(), u, res.active.back(), active));
+        res.events.push_back(
+            modes.event(now, res.states.back(), stage_u[n / static_cast<std::size_t>(N_FE)], res.active.back(), active));
       res.active.push_back(active);
       res.theta.push_back(mean);
       res.element_length.push_back(h);
@@ -435,7 +479,7 @@ Result Integrator::simulate(const std::vector<double>& x0) {
       res.time.push_back(now);
       res.states.push_back(xe);
     }
-    if (!map.speed_of_time.empty()) res.speed_of_time.push_back(r.w[static_cast<std::size_t>(map.speed_of_time[0])]);
+    for (mpcc::Index s_at : map.speed_of_time) res.speed_of_time.push_back(r.w[static_cast<std::size_t>(s_at)]);
     // Physical time advances by exactly one step; absorb round-off of Σh into the grid.
     now = (step + 1) * step_length;
     res.time.back() = now;

@@ -170,7 +170,7 @@ Completion complete_jump(const reformulate::TimeFrozenModel& m, const std::vecto
 
 void check_steps_hold_jumps(const reformulate::TimeFrozenModel& m, const Options& o) {
   if (!m.elastic || m.stiffness <= 0) return;
-  const double step = o.horizon / o.steps;
+  const double step = o.horizon / o.steps / o.stages_per_step;  // one control stage
   double e = 1.0;
   for (double r : m.restitution) e = std::min(e, r);
   if (e <= 0) return;
@@ -192,7 +192,7 @@ std::string diagnose_failed_step(const reformulate::TimeFrozenModel& m, const Op
   std::vector<double> D = sym::Function("D", {m.pss.x, m.pss.u}, {m.D})({y, u})[0];
   double tau = 0;
   for (std::size_t c = 0; c < vn.size(); ++c) tau = std::max(tau, -vn[c] / (D[c] * m.normal_acceleration));
-  const double step = o.horizon / o.steps;
+  const double step = o.horizon / o.steps / o.stages_per_step;  // one control stage
   if (tau <= 0) return "";
   return "an impact at the current normal velocity would freeze the clock for about " + num(tau) +
          " (|nᵀv|/(D a_n)); the step needs a speed of time of about " + num((step + tau) / step) +

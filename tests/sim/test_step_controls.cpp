@@ -82,6 +82,78 @@ TEST(StepControls, EachStepHoldsItsControl) {
   EXPECT_THROW(sim::simulate(p, o), Error);
 }
 
+// sim::Options::stages_per_step: one step of three control stages, each with its control, solves
+// the equations of the three steps above (the same motion: 1/6, 0 and 1 at the stage ends, 1e-6),
+// with each stage's elements on its own grid (Σh = 0.5 per stage, 1e-9).
+TEST(StepControls, StagesPerStepHoldTheirControlsInOneStep) {
+  model::Pss p;
+  sym::Vector x = p.add_states({"x"});
+  sym::Vector u = p.add_controls({"u"});
+  model::Subsystem s;
+  s.switching = {x[0]};
+  s.signs = {{-1}, {1}};
+  s.fields = {{u[0] + 3.0}, {u[0] + 1.0}};
+  p.subsystems = {s};
+  p.x0 = {-1.0};
+  sim::Options o;
+  o.horizon = 1.5;
+  o.steps = 1;
+  o.stages_per_step = 3;
+  o.discretization.elements = 3;
+  o.step_controls = {{0.0}, {-2.0}, {1.0}};
+  sim::Result r = sim::simulate(p, o);
+  ASSERT_TRUE(r.converged) << r.message;
+  ASSERT_EQ(r.states.size(), 10u);
+  EXPECT_NEAR(r.states[3][0], 1.0 / 6.0, 1e-6);
+  EXPECT_NEAR(r.states[6][0], 0.0, 1e-6);
+  EXPECT_NEAR(r.states[9][0], 1.0, 1e-6);
+  for (int stage = 0; stage < 3; ++stage) {
+    double sum = 0;
+    for (int n = 0; n < 3; ++n) sum += r.element_length[static_cast<std::size_t>(3 * stage + n)];
+    EXPECT_NEAR(sum, 0.5, 1e-9) << "stage " << stage;
+  }
+
+  o.step_controls = {{0.0}, {1.0}};  // 2 entries for 3 stages
+  EXPECT_THROW(sim::simulate(p, o), Error);
+  o.stages_per_step = 0;
+  EXPECT_THROW(sim::simulate(p, o), Error);
+}
+
+// sim::Options::stages_per_step on a time-frozen model, with the predictor's guess: a ball
+// dropped from q0 = g·0.1²/2 lands at t = 0.1, on the boundary of the step's two stages of 0.1 s,
+// and rests on the floor after its inelastic jump. Each stage's clock constraint holds (t = 0.1
+// and 0.2 at the stage ends, 1e-9), and the step ends at rest on the floor (q, v within 1e-6).
+TEST(StepControls, StagesPerStepOfATimeFrozenModelHoldAJumpOnTheirBoundary) {
+  const io::SimulateFile file = io::read_simulate_string(R"(kind: simulate
+model:
+  cls:
+    positions: [q]
+    velocities: [v]
+    parameters: {g: 9.81}
+    forces: [-g]
+    contacts:
+      - {name: floor, gap: q}
+    x0: {q: 0.04905, v: 0}
+time_freezing:
+  normal_acceleration: 9.81
+simulate:
+  horizon: 0.2
+  steps: 1
+)",
+                                                         "drop_on_a_stage_boundary.yaml");
+  sim::Options o = io::integrator_options(file);
+  o.stages_per_step = 2;
+  const sim::Result r = sim::simulate(file.model.pss, o);
+  ASSERT_TRUE(r.converged) << r.message;
+  const auto elements = static_cast<std::size_t>(o.discretization.elements);
+  ASSERT_EQ(r.states.size(), 2 * elements + 1);
+  ASSERT_EQ(r.speed_of_time.size(), 2u);
+  EXPECT_NEAR(r.states[elements][2], 0.1, 1e-9);
+  EXPECT_NEAR(r.states.back()[2], 0.2, 1e-9);
+  EXPECT_NEAR(r.states.back()[0], 0.0, 1e-6);
+  EXPECT_NEAR(r.states.back()[1], 0.0, 1e-6);
+}
+
 // sim::Options::step_nominal_lengths: heuristic_mean pulls towards the given lengths instead of
 // h0 (ocp::validate re-simulates an OCP's stage on the OCP's grid this way). On the same switch
 // (x0 = −1, ẋ = 3 below 0, ẋ = −1 above: sliding on x = 0 from t = 1/3, fesd.md T1) over π/4 in
@@ -196,6 +268,10 @@ simulate:
   o.step_speed_of_time = {3.0};  // 1 value for 2 steps
   EXPECT_THROW(sim::Integrator(dcs, o), Error);
   o.step_speed_of_time = {3.0, o.speed_of_time_upper * 2};
+  EXPECT_THROW(sim::Integrator(dcs, o), Error);
+
+  o.step_speed_of_time = {3.0, 3.0};  // not with several control stages per step
+  o.stages_per_step = 2;
   EXPECT_THROW(sim::Integrator(dcs, o), Error);
 
   sim::Options po;  // a model without a clock

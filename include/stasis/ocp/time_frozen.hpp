@@ -14,6 +14,7 @@
 // - validate: re-simulate the optimal controls with the time-freezing integrator (each stage's
 //   control held over its physical interval) and compare with the OCP trajectory; check gaps and
 //   the OCP's path constraints and bounds at every physical point of the OCP trajectory.
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -60,7 +61,22 @@ struct PhysicalResult {
 /// each). A stage is frozen when its clock advance is at most 1e-8·max(1, |final time|).
 PhysicalResult recover_physical(const reformulate::TimeFrozenModel& model, const Result& result);
 
+/// One re-simulated segment of the validation (ValidationOptions::on_segment): control stages
+/// first_stage..last_stage (0-based; more than one where frozen stages or a jump at a stage end
+/// joined them), whether its step(s) converged, its end's deviation from the OCP's (NaN if not
+/// compared), how it was reproduced ("" by the integrator from the re-simulated start, else a
+/// phrase), and its wall time.
+struct ValidationSegment {
+  int first_stage = 0, last_stage = 0, stages = 0;
+  bool converged = false;
+  double deviation = std::numeric_limits<double>::quiet_NaN();
+  std::string how;
+  double wall_time_s = 0.0;
+};
+
 struct ValidationOptions {
+  /// Called after every re-simulated segment (progress lines; `stasis solve` prints one each).
+  std::function<void(const ValidationSegment&)> on_segment;
   /// Integrator steps per control stage (>= 1): the re-simulation runs stage by stage over the
   /// OCP's physical control grid (each stage as long as its clock advanced), steps_per_stage
   /// equal steps per stage, open loop from the OCP's initial state.
@@ -100,6 +116,12 @@ struct ValidationOptions {
   /// (Validation::stages_by_alternative_form). The two forms have the same solutions, but the
   /// integrator's homotopy may reach different ones of an open-loop step that has several.
   const reformulate::TimeFrozenModel* alternative_model = nullptr;
+  /// With one step per stage: a stage whose end a jump touches (the OCP's clock stands still in
+  /// the element before or after it) is re-simulated in one step with the stage after it
+  /// (sim::Options::stages_per_step; Validation::stages_joined_across_jumps), so that no step ends
+  /// in a jump. Off: each such stage is its own step, with its speed of time pulled towards the
+  /// OCP's (Validation::stages_at_ocp_speed_of_time), as the last stage always is.
+  bool join_stages_at_jumps = true;
 };
 
 struct Validation {
@@ -110,7 +132,8 @@ struct Validation {
   double horizon = 0.0;                ///< physical time simulated (the OCP's final time)
   /// max |x_sim − x_ocp| over the physical states (no clock) at the final time; NaN if not resimulated.
   double final_state_deviation = std::numeric_limits<double>::quiet_NaN();
-  /// The same at every stage end (NaN for frozen stages).
+  /// The same at every stage end (NaN for frozen stages and for stage ends at a jump that the
+  /// re-simulation crossed in one step: stages_joined_across_jumps).
   std::vector<double> stage_end_deviation;
   /// The largest of stage_end_deviation (NaN if none).
   double max_deviation_at_stage_ends = std::numeric_limits<double>::quiet_NaN();
@@ -144,9 +167,19 @@ struct Validation {
   /// start a hair off a switching surface; they pass).
   std::vector<int> stages_resynchronized;
   /// Stages whose end a jump touches (the OCP's clock stands still in the element before or after
-  /// it), re-simulated with the speed of time pulled towards the OCP's s_k (sim::Options::
-  /// step_speed_of_time), which selects where in the jump the stage ends.
+  /// it) and that are not joined with the next (the last stage, or ValidationOptions::
+  /// join_stages_at_jumps off), re-simulated with the speed of time pulled towards the OCP's s_k
+  /// (sim::Options::step_speed_of_time), which selects where in the jump the stage ends.
   std::vector<int> stages_at_ocp_speed_of_time;
+  /// Stages whose end a jump touches (the OCP's clock stands still in the element before or after
+  /// it), re-simulated in one integrator step with the stage(s) after it, each with its own
+  /// controls, speed of time and clock constraint (sim::Options::stages_per_step;
+  /// ValidationOptions::join_stages_at_jumps): the first stage of each such segment. Their
+  /// stage_end_deviation is NaN; the segment is compared at its end.
+  std::vector<int> stages_joined_across_jumps;
+  /// Stages whose step joined with the stage after did not converge, and that were then
+  /// re-simulated alone (as with ValidationOptions::join_stages_at_jumps off).
+  std::vector<int> stages_joined_step_failed;
   /// Stages (0-based) whose physical interval holds an impact (sim::Impact::painleve_contacts) or a
   /// sliding contact phase (PhysicalTrajectory::painleve_sliding_time) in a Painlevé configuration,
   /// where the rigid contact problem has no unique solution: an explanation for stages the

@@ -33,18 +33,29 @@ struct Options {
   /// converge.
   bool predictor = true;
   std::vector<double> controls;  ///< constant control values (size n_u; empty = zeros)
-  /// Control values per step (size `steps`, each of size n_u): step k holds step_controls[k]
-  /// constant. Empty = `controls` in every step. (Re-simulating piecewise constant OCP controls.)
+  /// Control stages per step: each step is this many stages of equal physical length, each with
+  /// its own controls (step_controls) and discretization.elements elements, and for time-frozen
+  /// models its own speed of time and clock constraint at its end, as an OCP's stages. One step
+  /// then solves the equations of that many consecutive OCP stages at once. (ocp::validate joins
+  /// an OCP stage whose end falls inside a jump with the stage after it this way: the state in the
+  /// middle of a jump moves fast in numerical time, so a step that ends there and the next one that
+  /// starts there would each have to meet the OCP's split of the jump.) With more than one, the
+  /// predictor holds each stage's controls until its clock reaches the stage's end; its retry with
+  /// aligned element boundaries and step_speed_of_time are not available.
+  int stages_per_step = 1;
+  /// Control values per control stage (size steps·stages_per_step, each of size n_u): stage j of
+  /// step k holds step_controls[k·stages_per_step + j] constant. Empty = `controls` everywhere.
+  /// (Re-simulating piecewise constant OCP controls.)
   std::vector<std::vector<double>> step_controls;
-  /// Nominal element lengths per step (size `steps`, each of size discretization.elements, in
-  /// numerical time, each within the step bounds): the lengths heuristic_mean pulls towards instead
+  /// Nominal element lengths per step (size `steps`, each of size stages_per_step·discretization.
+  /// elements, in numerical time, each within the step bounds): the lengths heuristic_mean pulls towards instead
   /// of the equal h0, and the lengths of every initial guess. Where a switch pins no length, the
   /// discrete equations leave the lengths free and the step ends on this grid; switches still go
   /// where the dynamics put them. Empty = h0. Needs step_equilibration heuristic_mean. (ocp::validate
   /// re-simulates an OCP's stages on the OCP's own element lengths this way.)
   std::vector<std::vector<double>> step_nominal_lengths;
   /// With step_nominal_lengths: fix each step's element lengths to them instead of pulling towards
-  /// them (all but the last, which the step's length then fixes). The step's equations are then
+  /// them (all but the last of each control stage, which the stage's length then fixes). The step's equations are then
   /// those of an OCP stage on that grid, with no length left free; where a switch sits on an
   /// element boundary, the dynamics must put it there or the step has no solution. (ocp::validate
   /// re-simulates an OCP's stages on the OCP's own grid this way: a step pulled towards it may end
@@ -97,7 +108,7 @@ struct Result {
   std::vector<std::vector<int>> active;      ///< active regions of each element (size time.size() - 1)
   std::vector<std::vector<double>> theta;    ///< mean Filippov multipliers of each element
   std::vector<double> element_length;        ///< h of each element (numerical time)
-  std::vector<double> speed_of_time;         ///< s of each step (time-frozen models)
+  std::vector<double> speed_of_time;         ///< s of each control stage of each step (time-frozen models)
   std::vector<Event> events;
   std::vector<StepInfo> steps;
   std::vector<mpcc::Result> step_results;    ///< homotopy statistics of every step
