@@ -492,9 +492,20 @@ TEST(OcpTimeFreezing, ValidationChecksTheOcpStageWhenTheStepDiffers) {
   vo.reproduction_tolerance = 1e-15;
   vo.deviation_tolerance = 1e-15;
   vo.transcription = &s.solver->transcription();
+  std::vector<ocp::ValidationSegment> segments;  // the progress reports (ValidationOptions::on_segment)
+  vo.on_segment = [&](const ocp::ValidationSegment& seg) { segments.push_back(seg); };
   const ocp::Validation v = ocp::validate(model, s.file.ocp, s.options, r, p, vo);
   EXPECT_TRUE(v.simulation_converged) << v.message;
   EXPECT_EQ(v.stages_from_ocp, (std::vector<int>{0, 1, 2, 3, 4, 5}));
+  // One report per stage, with the integrator's own step's figures.
+  ASSERT_EQ(segments.size(), 6u);
+  for (std::size_t i = 0; i < segments.size() && i < v.not_reproduced.size(); ++i) {
+    EXPECT_EQ(segments[i].first_stage, static_cast<int>(i));
+    EXPECT_EQ(segments[i].stages, 1);
+    EXPECT_TRUE(segments[i].converged);
+    EXPECT_EQ(segments[i].deviation, v.not_reproduced[i].integrator_deviation);
+    EXPECT_NE(segments[i].how.find("not reproduced"), std::string::npos) << segments[i].how;
+  }
   // What the integrator did on its own there: it converged, to the OCP's solution within the
   // solvers' tolerances (measured 1.7e-10 above), with its own element lengths (3 per step).
   ASSERT_EQ(v.not_reproduced.size(), 6u);

@@ -65,7 +65,8 @@ PhysicalResult recover_physical(const reformulate::TimeFrozenModel& model, const
 /// first_stage..last_stage (0-based; more than one where frozen stages or a jump at a stage end
 /// joined them), whether its step(s) converged, its end's deviation from the OCP's (NaN if not
 /// compared), how it was reproduced ("" by the integrator from the re-simulated start, else a
-/// phrase), and its wall time.
+/// phrase), and its wall time. For a stage taken from the OCP's motion (Validation::
+/// stages_from_ocp) `converged` and `deviation` are the integrator's own step's.
 struct ValidationSegment {
   int first_stage = 0, last_stage = 0, stages = 0;
   bool converged = false;
