@@ -556,6 +556,10 @@ std::string mismatch_summary(const std::vector<Validation::StageMismatch>& stage
   if (failed > 0) text += "; " + std::to_string(failed) + " of them did not converge";
   return text;
 }
+// "; stage(s) LIST" + what, or "" for no stages (the validation's message).
+std::string stages_phrase(const std::vector<int>& stages, const std::string& what) {
+  return stages.empty() ? std::string() : "; stage(s) " + stage_list(stages) + what;
+}
 }  // namespace
 
 Validation validate(const reformulate::TimeFrozenModel& model, const discretize::OcpSpec& spec,
@@ -926,32 +930,18 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
                 "): final state deviation " + num(v.final_state_deviation) + ", max deviation at stage ends " +
                 num(v.max_deviation_at_stage_ends) +
                 " (" + std::to_string(compared) + " segments compared)" +
-                (v.stages_by_alternative_form.empty()
-                     ? std::string()
-                     : "; stage(s) " + stage_list(v.stages_by_alternative_form) +
-                           " reproduced by the model's other form (lifted or dense)") +
-                (v.stages_at_ocp_speed_of_time.empty()
-                     ? std::string()
-                     : "; stage(s) " + stage_list(v.stages_at_ocp_speed_of_time) +
-                           " (a jump at the stage end) pulled towards the OCP's speed of time") +
-                (v.stages_joined_across_jumps.empty()
-                     ? std::string()
-                     : "; stage(s) " + stage_list(v.stages_joined_across_jumps) +
-                           " (a jump at the stage end) re-simulated in one step with the stage after") +
-                (v.stages_joined_step_failed.empty()
-                     ? std::string()
-                     : "; stage(s) " + stage_list(v.stages_joined_step_failed) +
-                           ": the step joined with the stage after did not converge, re-simulated alone") +
-                (v.stages_resynchronized.empty()
-                     ? std::string()
-                     : "; stage(s) " + stage_list(v.stages_resynchronized) +
-                           " reproduced from the OCP's stage start (the re-simulated one within " +
-                           num(vo.reproduction_tolerance) + ")") +
-                (v.stages_from_ocp.empty()
-                     ? std::string()
-                     : "; stage(s) " + stage_list(v.stages_from_ocp) +
-                           ": the integrator found another solution or none, the OCP's motion solves the step (to " +
-                           num(v.ocp_stage_violation) + ")" + mismatch_summary(v.not_reproduced)) +
+                stages_phrase(v.stages_by_alternative_form, " reproduced by the model's other form (lifted or dense)") +
+                stages_phrase(v.stages_at_ocp_speed_of_time,
+                              " (a jump at the stage end) pulled towards the OCP's speed of time") +
+                stages_phrase(v.stages_joined_across_jumps,
+                              " (a jump at the stage end) re-simulated in one step with the stage after") +
+                stages_phrase(v.stages_joined_step_failed,
+                              ": the step joined with the stage after did not converge, re-simulated alone") +
+                stages_phrase(v.stages_resynchronized, " reproduced from the OCP's stage start (the re-simulated one within " +
+                                                           num(vo.reproduction_tolerance) + ")") +
+                stages_phrase(v.stages_from_ocp,
+                              ": the integrator found another solution or none, the OCP's motion solves the step (to " +
+                                  num(v.ocp_stage_violation) + ")" + mismatch_summary(v.not_reproduced)) +
                 checks;
   } catch (const std::exception& e) {
     v.resimulated = false;
@@ -972,9 +962,8 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
     for (double t : p.trajectory.painleve_sliding_time) painleve = painleve || (t >= start && t < end);
     if (painleve) v.stages_painleve.push_back(static_cast<int>(k));
   }
-  if (!v.stages_painleve.empty())
-    v.message += "; stage(s) " + stage_list(v.stages_painleve) +
-                 " hold impacts or sliding in Painlevé configurations (no unique solution of the rigid contact problem)";
+  v.message += stages_phrase(v.stages_painleve, " hold impacts or sliding in Painlevé configurations (no unique "
+                                                "solution of the rigid contact problem)");
   // The verdict (ValidationOptions' tolerances).
   if (!v.resimulated)
     v.failures.push_back("not re-simulated");

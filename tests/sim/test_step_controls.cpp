@@ -26,6 +26,62 @@ model::Pss sliding_on_zero() {
   return p;
 }
 
+// ẋ = u + 3 for x < 0, u + 1 for x > 0, x0 = −1.
+model::Pss control_plus_two_fields() {
+  model::Pss p;
+  sym::Vector x = p.add_states({"x"});
+  sym::Vector u = p.add_controls({"u"});
+  model::Subsystem s;
+  s.switching = {x[0]};
+  s.signs = {{-1}, {1}};
+  s.fields = {{u[0] + 3.0}, {u[0] + 1.0}};
+  p.subsystems = {s};
+  p.x0 = {-1.0};
+  return p;
+}
+
+// A ball falling from q0 at rest onto the floor q = 0 (inelastic, a_n = g), simulated for 0.2 s
+// in `steps` steps.
+io::SimulateFile falling_ball(double q0, int steps) {
+  return io::read_simulate_string(R"(kind: simulate
+model:
+  cls:
+    positions: [q]
+    velocities: [v]
+    parameters: {g: 9.81}
+    forces: [-g]
+    contacts:
+      - {name: floor, gap: q}
+    x0: {q: )" + std::to_string(q0) + R"(, v: 0}
+time_freezing:
+  normal_acceleration: 9.81
+simulate:
+  horizon: 0.2
+  steps: )" + std::to_string(steps) + "\n",
+                                  "falling_ball.yaml");
+}
+
+// On control_plus_two_fields, 1.5 s as `steps` steps of `stages_per_step` control stages, three
+// stages in all, with u = 0, −2, 1 and 3 elements per stage.
+sim::Options three_controls_over_1_5(int steps, int stages_per_step) {
+  sim::Options o;
+  o.horizon = 1.5;
+  o.steps = steps;
+  o.stages_per_step = stages_per_step;
+  o.discretization.elements = 3;
+  o.step_controls = {{0.0}, {-2.0}, {1.0}};
+  return o;
+}
+
+// Their motion: x = 1/6, 0 and 1 at the stage ends (1e-6; EachStepHoldsItsControl).
+void expect_the_three_controls_motion(const sim::Result& r) {
+  ASSERT_TRUE(r.converged) << r.message;
+  ASSERT_EQ(r.states.size(), 10u);
+  EXPECT_NEAR(r.states[3][0], 1.0 / 6.0, 1e-6);
+  EXPECT_NEAR(r.states[6][0], 0.0, 1e-6);
+  EXPECT_NEAR(r.states[9][0], 1.0, 1e-6);
+}
+
 // One step over π/4 in four elements (the switch at t = 1/3 inside it).
 sim::Options one_step_of_four_elements() {
   sim::Options o;
@@ -55,26 +111,10 @@ void expect_on_the_grid(const sim::Result& r, const std::vector<double>& lengths
 // step 1 crosses x = 0 at t = 1/3 and ends at x = 1/6; step 2 returns to 0 at t = 2/3 and slides
 // there (ẋ = −1 above, +1 below); step 3 leaves upwards with ẋ = 2: x(1.5) = 1.
 TEST(StepControls, EachStepHoldsItsControl) {
-  model::Pss p;
-  sym::Vector x = p.add_states({"x"});
-  sym::Vector u = p.add_controls({"u"});
-  model::Subsystem s;
-  s.switching = {x[0]};
-  s.signs = {{-1}, {1}};
-  s.fields = {{u[0] + 3.0}, {u[0] + 1.0}};
-  p.subsystems = {s};
-  p.x0 = {-1.0};
-  sim::Options o;
-  o.horizon = 1.5;
-  o.steps = 3;
-  o.discretization.elements = 3;
-  o.step_controls = {{0.0}, {-2.0}, {1.0}};
-  sim::Result r = sim::simulate(p, o);
-  ASSERT_TRUE(r.converged) << r.message;
-  ASSERT_EQ(r.states.size(), 10u);
-  EXPECT_NEAR(r.states[3][0], 1.0 / 6.0, 1e-6);
-  EXPECT_NEAR(r.states[6][0], 0.0, 1e-6);
-  EXPECT_NEAR(r.states[9][0], 1.0, 1e-6);
+  const model::Pss p = control_plus_two_fields();
+  sim::Options o = three_controls_over_1_5(3, 1);
+  const sim::Result r = sim::simulate(p, o);
+  expect_the_three_controls_motion(r);
 
   o.step_controls = {{0.0}, {1.0}};  // 2 entries for 3 steps
   EXPECT_THROW(sim::simulate(p, o), Error);
@@ -86,27 +126,10 @@ TEST(StepControls, EachStepHoldsItsControl) {
 // the equations of the three steps above (the same motion: 1/6, 0 and 1 at the stage ends, 1e-6),
 // with each stage's elements on its own grid (Σh = 0.5 per stage, 1e-9).
 TEST(StepControls, StagesPerStepHoldTheirControlsInOneStep) {
-  model::Pss p;
-  sym::Vector x = p.add_states({"x"});
-  sym::Vector u = p.add_controls({"u"});
-  model::Subsystem s;
-  s.switching = {x[0]};
-  s.signs = {{-1}, {1}};
-  s.fields = {{u[0] + 3.0}, {u[0] + 1.0}};
-  p.subsystems = {s};
-  p.x0 = {-1.0};
-  sim::Options o;
-  o.horizon = 1.5;
-  o.steps = 1;
-  o.stages_per_step = 3;
-  o.discretization.elements = 3;
-  o.step_controls = {{0.0}, {-2.0}, {1.0}};
-  sim::Result r = sim::simulate(p, o);
-  ASSERT_TRUE(r.converged) << r.message;
-  ASSERT_EQ(r.states.size(), 10u);
-  EXPECT_NEAR(r.states[3][0], 1.0 / 6.0, 1e-6);
-  EXPECT_NEAR(r.states[6][0], 0.0, 1e-6);
-  EXPECT_NEAR(r.states[9][0], 1.0, 1e-6);
+  const model::Pss p = control_plus_two_fields();
+  sim::Options o = three_controls_over_1_5(1, 3);
+  const sim::Result r = sim::simulate(p, o);
+  expect_the_three_controls_motion(r);
   for (int stage = 0; stage < 3; ++stage) {
     double sum = 0;
     for (int n = 0; n < 3; ++n) sum += r.element_length[static_cast<std::size_t>(3 * stage + n)];
@@ -124,23 +147,7 @@ TEST(StepControls, StagesPerStepHoldTheirControlsInOneStep) {
 // and rests on the floor after its inelastic jump. Each stage's clock constraint holds (t = 0.1
 // and 0.2 at the stage ends, 1e-9), and the step ends at rest on the floor (q, v within 1e-6).
 TEST(StepControls, StagesPerStepOfATimeFrozenModelHoldAJumpOnTheirBoundary) {
-  const io::SimulateFile file = io::read_simulate_string(R"(kind: simulate
-model:
-  cls:
-    positions: [q]
-    velocities: [v]
-    parameters: {g: 9.81}
-    forces: [-g]
-    contacts:
-      - {name: floor, gap: q}
-    x0: {q: 0.04905, v: 0}
-time_freezing:
-  normal_acceleration: 9.81
-simulate:
-  horizon: 0.2
-  steps: 1
-)",
-                                                         "drop_on_a_stage_boundary.yaml");
+  const io::SimulateFile file = falling_ball(0.04905, 1);
   sim::Options o = io::integrator_options(file);
   o.stages_per_step = 2;
   const sim::Result r = sim::simulate(file.model.pss, o);
@@ -238,23 +245,7 @@ TEST(StepControls, StateBoxBoundsTheStepsStates) {
 // discretization's accuracy, 1e-9 for Radau IIA on a quadratic, and s = 1). Sizes, bounds and a
 // model without a clock are errors.
 TEST(StepControls, SpeedOfTimePullChangesNoEquation) {
-  const io::SimulateFile file = io::read_simulate_string(R"(kind: simulate
-model:
-  cls:
-    positions: [q]
-    velocities: [v]
-    parameters: {g: 9.81}
-    forces: [-g]
-    contacts:
-      - {name: floor, gap: q}
-    x0: {q: 1, v: 0}
-time_freezing:
-  normal_acceleration: 9.81
-simulate:
-  horizon: 0.2
-  steps: 2
-)",
-                                                         "fall.yaml");
+  const io::SimulateFile file = falling_ball(1.0, 2);
   sim::Options o = io::integrator_options(file);
   o.step_speed_of_time = {3.0, 3.0};
   const reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, o.discretization.dcs);
