@@ -657,6 +657,10 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
     // A jump touches element boundary `point` (the clock stands still in the element before or
     // after it): every point of the jump has the clock at that boundary.
     auto jump_at = [&](std::size_t point) { return point > 0 && (clock_frozen(point - 1) || clock_frozen(point)); };
+    // The stage after `stage` is frozen (the clock does not advance in it).
+    auto frozen_after = [&](std::size_t stage) {
+      return stage + 1 < N && !(p.stage_end_time[stage + 1] - p.stage_end_time[stage] > tol);
+    };
     std::size_t alone = N;  // a stage whose joined step failed, re-simulated alone
     // ValidationOptions::on_segment: stages first..end−1.
     auto report_segment = [&](std::size_t first, std::size_t end, bool converged, double deviation,
@@ -680,7 +684,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
                         from_ocp_before = v.stages_from_ocp.size();
       const double length = p.stage_end_time[k] - stage_start;
       std::size_t next = k + 1;
-      while (next < N && !(p.stage_end_time[next] - p.stage_end_time[next - 1] > tol)) ++next;
+      while (frozen_after(next - 1)) ++next;
       // A stage whose end a jump touches (jump_at: a landing on the stage end, or one under way
       // there) is re-simulated in one step with the stage after it, each with its own controls,
       // speed of time and clock constraint (sim::Options::stages_per_step): the same equations
@@ -690,10 +694,11 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       // numerical time (the hopper's landing: about 260 per unit), so the relaxation's accuracy
       // moves that state by 1e-4 (the one-hole cut's stage 5) and the next step starts there.
       // The joined segment ends where the jump is over. The joined stages have the physical length
-      // of the first (an equidistant physical grid) and no frozen stage between them.
+      // of the first (an equidistant physical grid), and none is followed by a frozen stage (which
+      // joins the stage before it, below, and holds a jump that a segment ending there would miss).
       std::size_t joined = 1;
       if (vo.join_stages_at_jumps && on_ocp_grid && next == k + 1 && k != alone)
-        while (k + joined < N && jump_at((k + joined) * per) &&
+        while (k + joined < N && jump_at((k + joined) * per) && !frozen_after(k + joined) &&
                std::fabs(p.stage_end_time[k + joined] - p.stage_end_time[k + joined - 1] - length) <= tol)
           ++joined;
       if (joined > 1) {
