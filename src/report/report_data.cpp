@@ -201,12 +201,21 @@ ValidationData read_validation(const Reader& rd, const json& v, const std::vecto
 
   flag("resimulated", "re-simulated to the end");
   flag("simulation_converged", "every integrator step converged");
+  // Stages re-simulated in one step with the stage after them (ocp::Validation::
+  // stages_joined_across_jumps; absent from older result files).
+  std::vector<int> joined;
+  if (const json* sj = Reader::find(v, "stages_joined_across_jumps"))
+    for (double k : rd.numbers(*sj, "validation.stages_joined_across_jumps")) joined.push_back(static_cast<int>(k));
   if (const json* steps = Reader::find(v, "steps")) {
     std::string text = format_number(rd.number(*steps, "validation.steps"), 12);
     if (const auto per = rd.optional_number(v, "steps_per_stage", "validation.steps_per_stage"))
-      text += " (" + format_number(*per, 12) + " per control stage)";
+      text += " (" + format_number(*per, 12) + " per control stage" +
+              (joined.empty() ? std::string() : ", a stage joined with the next at a jump sharing them") + ")";
     info("integrator steps", text);
   }
+  if (!joined.empty())
+    info("stages joined with the next at a jump",
+         stage_list(joined) + " (0-based): one integrator step with the stage after, compared where the jump is over");
   if (const auto h = rd.optional_number(v, "horizon", "validation.horizon"))
     info("physical time simulated", format_number(*h, 10));
   // Stages the integrator did not reproduce by itself (the OCP's motion solves their step too):

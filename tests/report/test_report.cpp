@@ -434,11 +434,16 @@ TEST(Report, TimeFrozenOcpHasAValidationSection) {
   ASSERT_NE(check(val, "max path violation"), nullptr);
   ASSERT_NE(check(val, "max path violation between points"), nullptr);  // Radau IIA: points_between 4
   ASSERT_NE(check(val, "integrator steps"), nullptr);
-  EXPECT_EQ(check(val, "integrator steps")->value, "5 (1 per control stage)");
-  // Stage 2 (the jump on its end) is reproduced by the integrator (its speed of time pulled
-  // towards the OCP's, tests/cli/test_cli_time_frozen_ocp.cpp): the row passes. Where a stage is
-  // taken from the OCP's motion (as stage 2 was before that pull, the same result.json with
-  // stages_from_ocp = [2]) it fails, as validation.passed does.
+  EXPECT_EQ(check(val, "integrator steps")->value,
+            "4 (1 per control stage, a stage joined with the next at a jump sharing them)");
+  // Stage 2 (the jump on its end) is re-simulated in one step with stage 3
+  // (tests/cli/test_cli_time_frozen_ocp.cpp).
+  ASSERT_NE(check(val, "stages joined with the next at a jump"), nullptr);
+  EXPECT_EQ(check(val, "stages joined with the next at a jump")->value,
+            "2 (0-based): one integrator step with the stage after, compared where the jump is over");
+  // Stages 2 and 3 are reproduced by the integrator: the row passes. Where a stage is taken from
+  // the OCP's motion (as stage 2 was before the pull of its speed of time towards the OCP's, the
+  // same result.json with stages_from_ocp = [2]) it fails, as validation.passed does.
   const Check* own = check(val, "stages not reproduced by the integrator");
   ASSERT_NE(own, nullptr);
   EXPECT_EQ(own->value, "none");
