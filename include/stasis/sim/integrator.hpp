@@ -1,7 +1,7 @@
 #pragma once
 // sim::Integrator — FESD as an integrator (fesd.md §6): one small MPCC per step (one control stage
-// of length horizon/steps with `elements` finite elements), built and compiled once and re-solved
-// step after step, chained through the initial state.
+// of length horizon/steps with `elements` finite elements, or Options::stages_per_step of them),
+// built and compiled once and re-solved step after step, chained through the initial state.
 #include <functional>
 #include <memory>
 #include <string>
@@ -37,9 +37,10 @@ struct Options {
   /// its own controls (step_controls) and discretization.elements elements, and for time-frozen
   /// models its own speed of time and clock constraint at its end, as an OCP's stages. One step
   /// then solves the equations of that many consecutive OCP stages at once. (ocp::validate joins
-  /// an OCP stage whose end falls inside a jump with the stage after it this way: the state in the
-  /// middle of a jump moves fast in numerical time, so a step that ends there and the next one that
-  /// starts there would each have to meet the OCP's split of the jump.) With more than one, the
+  /// an OCP stage whose end a jump touches with the stage after it this way: every point of the
+  /// jump has the clock at the stage end, and the state in the middle of a jump moves fast in
+  /// numerical time, so a step that ended there and the next one that started there would each
+  /// have to meet the OCP's split of the jump.) With more than one, the
   /// predictor holds each stage's controls until its clock reaches the stage's end; its retry with
   /// aligned element boundaries and step_speed_of_time are not available.
   int stages_per_step = 1;
