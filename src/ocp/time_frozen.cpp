@@ -910,17 +910,16 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
         ++compared;
       }
       if (vo.on_segment) {
+        const bool from_ocp = v.stages_from_ocp.size() > from_ocp_before;  // report the integrator's own step
         std::vector<std::string> how;
         if (joined > 1) how.push_back("joined at a jump");
         if (ocp_speed) how.push_back("pulled towards the OCP's speed of time");
         if (v.stages_by_alternative_form.size() > alternative_before) how.push_back("by the model's other form");
         if (v.stages_resynchronized.size() > resynchronized_before) how.push_back("from the OCP's stage start");
-        if (v.stages_from_ocp.size() > from_ocp_before)
+        if (from_ocp)
           how.push_back("not reproduced, the OCP's motion solves the step and the re-simulation goes on from it");
         std::string text;
         for (const std::string& h : how) text += (text.empty() ? "" : "; ") + h;
-        // Taken from the OCP's motion: what the integrator's own step did.
-        const bool from_ocp = v.stages_from_ocp.size() > from_ocp_before;
         report_segment(k, next, from_ocp ? v.not_reproduced.back().integrator_converged : s.converged,
                        from_ocp ? v.not_reproduced.back().integrator_deviation : d, text, segment_start);
       }

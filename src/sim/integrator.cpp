@@ -265,11 +265,10 @@ Result Integrator::simulate(const std::vector<double>& x0) {
       std::vector<std::vector<double>> stage_z(control_stages, dcs_.z_start);
       if (kind != 0)
         for (std::size_t j = 0; j < control_stages; ++j) stage_z[j] = modes.consistent_algebraics(x, stage_u[j]);
-      const std::vector<double>& z = stage_z[0];
       auto put_z = [&](mpcc::Index at, const std::vector<double>& values) {
         for (std::size_t j = 0; j < n_z; ++j) w[static_cast<std::size_t>(at) + j] = values[j];
       };
-      put_z(map.z0, z);
+      put_z(map.z0, stage_z[0]);
       const bool predict = use_predictor && dcs_.clock >= 0;
       // Predictor (time-frozen models): an explicit simulation of the piecewise field with the
       // region selected by the signs of the switching functions, until the clock has advanced one
@@ -281,8 +280,7 @@ Result Integrator::simulate(const std::vector<double>& x0) {
       // on a stage end goes to the next stage).
       std::vector<double> sample_s;  // predictor time of each sample
       std::vector<std::vector<double>> sample_x;
-      double s_guess = 1.0;
-      std::vector<double> stage_s(control_stages, 1.0);  // s per control stage (s_guess = stage_s[0])
+      std::vector<double> stage_s(control_stages, 1.0);  // s per control stage
       std::vector<double> stage_tau(control_stages + 1, 0.0);  // unscaled time at each stage start
       if (predict) {
         const double clock0 = x[static_cast<std::size_t>(dcs_.clock)];
@@ -326,8 +324,7 @@ Result Integrator::simulate(const std::vector<double>& x0) {
         for (std::size_t j = 0; j < control_stages; ++j)
           stage_s[j] = std::clamp((stage_tau[j + 1] - stage_tau[j]) / stage_length, options_.speed_of_time_lower,
                                   options_.speed_of_time_upper);
-        s_guess = given_speed ? step_speed : stage_s[0];
-        stage_s[0] = s_guess;
+        if (given_speed) stage_s[0] = step_speed;  // one stage (Options::step_speed_of_time)
         for (std::size_t j = 0; j < map.speed_of_time.size() && j < control_stages; ++j)
           w[static_cast<std::size_t>(map.speed_of_time[j])] = stage_s[j];
       }
@@ -354,7 +351,7 @@ Result Integrator::simulate(const std::vector<double>& x0) {
       std::vector<double> h_guess =
           given ? options_.step_nominal_lengths[static_cast<std::size_t>(step)] : std::vector<double>(elements, h_nominal);
       if (predict && kind == 3 && !given && control_stages == 1) {
-        h_guess = aligned_element_lengths(sample_s, sample_x, s_guess, h_nominal);
+        h_guess = aligned_element_lengths(sample_s, sample_x, stage_s[0], h_nominal);
         aligned = h_guess != std::vector<double>(static_cast<std::size_t>(N_FE), h_nominal);
       }
       // Unscaled (predictor) time at each element start: each stage from where the predictor's
