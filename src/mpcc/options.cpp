@@ -90,7 +90,8 @@ std::vector<OptionInfo> make_table() {
                [](O& o, const std::string& v) { o.warm_start_duals = parse_bool("warm_start_duals", v); }});
   t.push_back({"warm_first_iter", "0",
                "without warm_start_duals: try each step after the first from the previous step's multipliers "
-               "with at most this many IPOPT iterations before the start from zero multipliers (0 = no such try)",
+               "with at most this many IPOPT iterations (going on from where it stopped if it runs out of them) "
+               "before the start from zero multipliers (0 = no such try)",
                [](O& o, const std::string& v) { o.warm_first_iter = parse_int("warm_first_iter", v); }});
   t.push_back({"linear_solver", "mumps",
                "IPOPT's linear solver: mumps (Debian's IPOPT), or ma27/ma57/ma86/ma97 when HSL is installed",

@@ -51,6 +51,9 @@ Integrator::Integrator(const reformulate::Dcs& dcs, const Options& options)
         throw Error("simulate: " + std::to_string(c.size()) + " control values of a step for " +
                     std::to_string(dcs.n_u()) + " controls");
   }
+  if (options.max_attempts < 0)
+    throw Error("simulate: max_attempts is " + std::to_string(options.max_attempts) +
+                "; it must be 0 (every initial guess) or a positive count");
   if (options.fix_nominal_lengths && options.step_nominal_lengths.empty())
     throw Error("simulate: fix_nominal_lengths needs step_nominal_lengths (the lengths to fix)");
   if (!options.step_nominal_lengths.empty()) {
@@ -435,6 +438,8 @@ Result Integrator::simulate(const std::vector<double>& x0) {
       if (a.last_retry) return d.homotopy->solve(initial_guess(a.kind), kRetrySigma0);
       return d.homotopy->solve(initial_guess(a.kind));
     };
+    if (options_.max_attempts > 0 && attempts.size() > static_cast<std::size_t>(options_.max_attempts))
+      attempts.resize(static_cast<std::size_t>(options_.max_attempts));
     mpcc::Result r = solve_attempt(attempts[0]);
     for (std::size_t i = 1; i < attempts.size() && !r.converged && !(options_.warm_start && !previous_w.empty()); ++i) {
       mpcc::Result again = solve_attempt(attempts[i]);

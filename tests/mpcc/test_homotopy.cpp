@@ -601,9 +601,11 @@ TEST(Homotopy, NoCheckpointForAFailedStep) {
 
 // HomotopyOptions::warm_first_iter: with a budget no step needs, every step after the first is
 // solved by its first try from the previous multipliers, so the homotopy is warm_start_duals's,
-// IPOPT solve for IPOPT solve; with a budget of 1 iteration the first tries fail (an iteration
-// limit, not a failed step), each step is solved from zero multipliers with the full max_iter as
-// without the option, and the failed tries' iterations are counted.
+// IPOPT solve for IPOPT solve; with a budget of 1 iteration the first tries run out of it, and each
+// goes on from where it stopped (its iterate and multipliers) with the rest of max_iter, instead of
+// the zero start (1 + the plain homotopy's iterations, 8, 9, 10, 12, ..., 19, 21 here). Measured:
+// 6, 7, 7, 8, 9, 11, 11, 21, 46 (131 in all, plain 122): close to warm_start_duals's counts
+// (6, 6, 7, 7, 8, 9, 10, 24, 60), which is what the short try starts from.
 TEST(Homotopy, WarmFirstTryFromThePreviousMultipliers) {
   Problem p = not_s_stationary_problem();
   HomotopyOptions plain, warm, first, short_first;
@@ -619,16 +621,17 @@ TEST(Homotopy, WarmFirstTryFromThePreviousMultipliers) {
   for (std::size_t i = 0; i < r_first.steps.size(); ++i)
     EXPECT_EQ(r_first.steps[i].iterations, r_warm.steps[i].iterations) << "step " << i;
   for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(r_first.w[i], r_warm.w[i]) << i;
-  // The short tries: one iteration each on the steps after the first, unless one converged in it.
+  // The short tries: one iteration each on the steps after the first, unless one converged in it;
+  // the others went on from the try's iterate, not from zero multipliers.
   ASSERT_EQ(r_short.steps.size(), r_plain.steps.size());
   EXPECT_EQ(r_short.steps[0].iterations, r_plain.steps[0].iterations);
-  int failed_tries = 0;
+  int continued = 0;
   for (std::size_t i = 1; i < r_short.steps.size(); ++i) {
     if (r_short.steps[i].iterations == 1) continue;  // solved by its one-iteration first try
-    EXPECT_EQ(r_short.steps[i].iterations, r_plain.steps[i].iterations + 1) << "step " << i;
-    ++failed_tries;
+    EXPECT_TRUE(nlp::is_success(r_short.steps[i].status)) << "step " << i;
+    if (r_short.steps[i].iterations != r_plain.steps[i].iterations + 1) ++continued;
   }
-  EXPECT_GT(failed_tries, 0);
+  EXPECT_GT(continued, 0);
   for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(r_short.w[i], r_plain.w[i], 1e-12) << i;
 
   HomotopyOptions bad;

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "stasis/error.hpp"
 #include "stasis/reformulate/time_freezing.hpp"
 #include "stasis/sim/integrator.hpp"
 #include "stasis/sim/physical.hpp"
@@ -205,6 +206,30 @@ TEST(TimeFreezingSim, T8WithNormalAcceleration100) {
   EXPECT_NEAR(r.numerical.speed_of_time[0], 1.1, 1e-6);
   expect_t8_impact(r, 100.0);
   expect_t8_final_state(r);
+}
+
+// sim::Options::max_attempts: the step of T8WithNormalAcceleration100 from its first guess only
+// (the predictor from σ0 = 1, which fails there) does not converge; a negative count is an error.
+TEST(TimeFreezingSim, MaxAttemptsLimitsTheGuessesTried) {
+  reformulate::TimeFreezingOptions tf;
+  tf.normal_acceleration = 100.0;
+  reformulate::TimeFrozenModel m = reformulate::time_freezing(particle(10.0, {0, 0.06, 3, 0}), tf);
+  sim::Options o;
+  o.horizon = 0.2;
+  o.steps = 1;
+  o.discretization.elements = 3;
+  o.discretization.stages = 2;
+  o.discretization.dcs = reformulate::DcsMode::Step;
+  o.max_attempts = 1;
+  const sim::Result one = sim::simulate(m.pss, o);
+  EXPECT_FALSE(one.converged);  // with every guess (0, the default) it converges: T8WithNormalAcceleration100
+  o.max_attempts = -1;
+  try {
+    sim::simulate(m.pss, o);
+    FAIL() << "a negative max_attempts was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("max_attempts is -1"), std::string::npos) << e.what();
+  }
 }
 
 namespace {

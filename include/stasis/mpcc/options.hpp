@@ -41,7 +41,9 @@ struct HomotopyOptions {
   bool warm_start_duals = false;       ///< pass the previous step's multipliers to IPOPT
   /// Without warm_start_duals: each step after the first is tried first from the previous step's
   /// multipliers with at most this many IPOPT iterations, and only if that fails from zero
-  /// multipliers with max_iter (0 = no such first try). Near σ = 0 a step from zero multipliers
+  /// multipliers with max_iter (0 = no such first try). A try that runs out of its budget goes on
+  /// from where it stopped (its iterate and multipliers) with the rest of max_iter before the
+  /// start from zero multipliers. Near σ = 0 a step from zero multipliers
   /// can run to max_iter where the previous multipliers solve it in a few hundred iterations
   /// (docs/hopper-experiments.md, session 29), while from the start of a homotopy they can lead
   /// elsewhere (warm_start_duals on every step); a small budget keeps the cheap case and bounds the

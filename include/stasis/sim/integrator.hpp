@@ -44,6 +44,13 @@ struct Options {
   /// predictor holds each stage's controls until its clock reaches the stage's end; its retry with
   /// aligned element boundaries and step_speed_of_time are not available.
   int stages_per_step = 1;
+  /// How many of the step's initial guesses to try (0 = all): each step is solved from the first
+  /// guess of its list (the predictor for time-frozen models, then constant guesses, then the
+  /// same from σ0 = 1e-3) and retried from the next while it fails. ocp::validate tries one for
+  /// a step that joins stages at a jump: where that fails, so did every other (measured on the
+  /// hopper's landing, 380 to 490 s, and the time-optimal bounce with 20 stages), and the
+  /// validation has its own retries (the OCP's stage start, then the stage alone).
+  int max_attempts = 0;
   /// Control values per control stage (size steps·stages_per_step, each of size n_u): stage j of
   /// step k holds step_controls[k·stages_per_step + j] constant. Empty = `controls` everywhere.
   /// (Re-simulating piecewise constant OCP controls.)
