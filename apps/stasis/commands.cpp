@@ -356,8 +356,8 @@ int run_solve(const CommonOptions& o) {
         vo.on_segment = [](const ocp::ValidationSegment& seg) {
           const std::string stages = seg.stages == 1 ? fmt::format("stage {}", seg.first_stage)
                                                      : fmt::format("stages {}-{}", seg.first_stage, seg.last_stage);
-          fmt::print("validation: {:<12} {:<14} deviation {:.2e}  {:.1f}s{}\n", stages,
-                     seg.converged ? "converged" : "NOT converged", seg.deviation, seg.wall_time_s,
+          fmt::print("validation: {:<12} {:<14} deviation {:.2e}  residual {:.1e}  {:.1f}s{}\n", stages,
+                     seg.converged ? "converged" : "NOT converged", seg.deviation, seg.residual, seg.wall_time_s,
                      seg.how.empty() ? std::string() : " (" + seg.how + ")");
           std::fflush(stdout);
         };

@@ -663,7 +663,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
     };
     std::size_t alone = N;  // a stage whose joined step failed, re-simulated alone
     // ValidationOptions::on_segment: stages first..end−1.
-    auto report_segment = [&](std::size_t first, std::size_t end, bool converged, double deviation,
+    auto report_segment = [&](std::size_t first, std::size_t end, bool converged, double deviation, double residual,
                               std::string how, Clock::time_point since) {
       if (!vo.on_segment) return;
       ValidationSegment seg;
@@ -672,6 +672,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       seg.stages = static_cast<int>(end - first);
       seg.converged = converged;
       seg.deviation = std::isfinite(deviation) ? deviation : std::numeric_limits<double>::quiet_NaN();
+      seg.residual = residual;
       seg.how = std::move(how);
       seg.wall_time_s = std::chrono::duration<double>(Clock::now() - since).count();
       vo.on_segment(seg);
@@ -852,7 +853,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
         steps -= vo.steps_per_stage;
         stage_start = previous_stage_end;
         alone = k;
-        report_segment(k, next, false, d, "joined at a jump; stage " + std::to_string(k) + " again alone", segment_start);
+        report_segment(k, next, false, d, s.max_residual, "joined at a jump; stage " + std::to_string(k) + " again alone", segment_start);
         continue;
       }
       // An open-loop step can have several discrete solutions (a robot balanced on a point foot
@@ -929,7 +930,8 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
         std::string text;
         for (const std::string& h : how) text += (text.empty() ? "" : "; ") + h;
         report_segment(k, next, from_ocp ? v.not_reproduced.back().integrator_converged : s.converged,
-                       from_ocp ? v.not_reproduced.back().integrator_deviation : d, text, segment_start);
+                       from_ocp ? v.not_reproduced.back().integrator_deviation : d, s.max_residual, text,
+                       segment_start);
       }
       k = next;
     }

@@ -71,6 +71,8 @@ struct ValidationSegment {
   int first_stage = 0, last_stage = 0, stages = 0;
   bool converged = false;
   double deviation = std::numeric_limits<double>::quiet_NaN();
+  /// The integrator step's complementarity residual (its largest over the segment's steps).
+  double residual = std::numeric_limits<double>::quiet_NaN();
   std::string how;
   double wall_time_s = 0.0;
 };
