@@ -392,6 +392,7 @@ std::string time_frozen_ocp_result_json(const OcpFile& file, const ocp::Result& 
                        {"stages_at_ocp_speed_of_time", v.stages_at_ocp_speed_of_time},
                        {"stages_joined_across_jumps", v.stages_joined_across_jumps},
                        {"stages_joined_step_failed", v.stages_joined_step_failed},
+                       {"stages_above_step_tolerance", v.stages_above_step_tolerance},
                        {"stages_painleve", v.stages_painleve},
                        {"ocp_stage_violation", number(v.ocp_stage_violation)},
                        {"not_reproduced", not_reproduced},

@@ -105,6 +105,15 @@ struct ValidationOptions {
   /// equations; a step that ends farther than this from the OCP's stage end (the solvers agree to
   /// about 1e-8 when they find the same solution) found another solution.
   double reproduction_tolerance = 1e-6;
+  /// A re-simulation step whose homotopy stopped above its complementarity tolerance (1e-9, the
+  /// integrator's) is still taken as converged when its last solved point has a residual of at
+  /// most this (Validation::stages_above_step_tolerance); its states are compared with the OCP's
+  /// as any other's. Near σ = 1e-9 a step's relaxed pairs sit at G·H = σ, and on the OCP's fixed
+  /// element lengths its equations can be nearly degenerate, so that the next σ has no feasible
+  /// point from a start a little off the OCP's: the hopper's one-hole cut has steps that stop at
+  /// 1.1e-9 .. 1.7e-9 (one ending within 7.4e-7 of the OCP's state) where the OCP itself stopped
+  /// at 9.5e-10. 0 = the integrator's tolerance, no exception.
+  double step_residual_tolerance = 1e-8;
   /// The OCP's transcription (Solver::transcription()), whose solution is Result::w; optional.
   /// With it and one step per stage, a stage whose integrator step fails or ends farther than
   /// reproduction_tolerance from the OCP is checked the other way round: if the OCP's own motion in
@@ -183,6 +192,9 @@ struct Validation {
   /// Stages whose step joined with the stage after did not converge, and that were then
   /// re-simulated alone (as with ValidationOptions::join_stages_at_jumps off).
   std::vector<int> stages_joined_step_failed;
+  /// Segments (their first stage) whose integrator step stopped above its complementarity
+  /// tolerance but within ValidationOptions::step_residual_tolerance, taken as converged.
+  std::vector<int> stages_above_step_tolerance;
   /// Stages (0-based) whose physical interval holds an impact (sim::Impact::painleve_contacts) or a
   /// sliding contact phase (PhysicalTrajectory::painleve_sliding_time) in a Painlevé configuration,
   /// where the rigid contact problem has no unique solution: an explanation for stages the
