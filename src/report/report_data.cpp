@@ -216,6 +216,15 @@ ValidationData read_validation(const Reader& rd, const json& v, const std::vecto
   if (!joined.empty())
     info("stages joined with the next at a jump",
          stage_list(joined) + " (0-based): one integrator step with the stage after, compared where the jump is over");
+  // Steps taken as converged above the integrator's tolerance (ocp::Validation::
+  // stages_above_step_tolerance; absent from older result files).
+  if (const json* sa = Reader::find(v, "stages_above_step_tolerance")) {
+    std::vector<int> stages;
+    for (double k : rd.numbers(*sa, "validation.stages_above_step_tolerance")) stages.push_back(static_cast<int>(k));
+    if (!stages.empty())
+      info("steps stopped above their complementarity tolerance",
+           stage_list(stages) + " (0-based): within the validation's step tolerance, taken as converged");
+  }
   if (const auto h = rd.optional_number(v, "horizon", "validation.horizon"))
     info("physical time simulated", format_number(*h, 10));
   // Stages the integrator did not reproduce by itself (the OCP's motion solves their step too):

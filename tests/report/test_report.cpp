@@ -441,6 +441,10 @@ TEST(Report, TimeFrozenOcpHasAValidationSection) {
   ASSERT_NE(check(val, "stages joined with the next at a jump"), nullptr);
   EXPECT_EQ(check(val, "stages joined with the next at a jump")->value,
             "2 (0-based): one integrator step with the stage after, compared where the jump is over");
+  // That step stops at residual 8.7e-9, above the integrator's 1e-9 (validation.stages_above_step_tolerance).
+  ASSERT_NE(check(val, "steps stopped above their complementarity tolerance"), nullptr);
+  EXPECT_EQ(check(val, "steps stopped above their complementarity tolerance")->value,
+            "2 (0-based): within the validation's step tolerance, taken as converged");
   // Stages 2 and 3 are reproduced by the integrator: the row passes. Where a stage is taken from
   // the OCP's motion (as stage 2 was before the pull of its speed of time towards the OCP's, the
   // same result.json with stages_from_ocp = [2]) it fails, as validation.passed does.
