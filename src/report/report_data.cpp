@@ -203,9 +203,14 @@ ValidationData read_validation(const Reader& rd, const json& v, const std::vecto
   flag("simulation_converged", "every integrator step converged");
   // Stages re-simulated in one step with the stage after them (ocp::Validation::
   // stages_joined_across_jumps; absent from older result files).
-  std::vector<int> joined;
-  if (const json* sj = Reader::find(v, "stages_joined_across_jumps"))
-    for (double k : rd.numbers(*sj, "validation.stages_joined_across_jumps")) joined.push_back(static_cast<int>(k));
+  // A list of 0-based stages in validation.KEY (empty when absent, as in older result files).
+  const auto stages_of = [&](const std::string& key) {
+    std::vector<int> stages;
+    if (const json* list = Reader::find(v, key))
+      for (double k : rd.numbers(*list, "validation." + key)) stages.push_back(static_cast<int>(k));
+    return stages;
+  };
+  const std::vector<int> joined = stages_of("stages_joined_across_jumps");
   if (const json* steps = Reader::find(v, "steps")) {
     std::string text = format_number(rd.number(*steps, "validation.steps"), 12);
     if (const auto per = rd.optional_number(v, "steps_per_stage", "validation.steps_per_stage"))
@@ -218,20 +223,15 @@ ValidationData read_validation(const Reader& rd, const json& v, const std::vecto
          stage_list(joined) + " (0-based): one integrator step with the stage after, compared where the jump is over");
   // Steps taken as converged above the integrator's tolerance (ocp::Validation::
   // stages_above_step_tolerance; absent from older result files).
-  if (const json* sa = Reader::find(v, "stages_above_step_tolerance")) {
-    std::vector<int> stages;
-    for (double k : rd.numbers(*sa, "validation.stages_above_step_tolerance")) stages.push_back(static_cast<int>(k));
-    if (!stages.empty())
-      info("steps stopped above their complementarity tolerance",
-           stage_list(stages) + " (0-based): within the validation's step tolerance, taken as converged");
-  }
+  if (const std::vector<int> above = stages_of("stages_above_step_tolerance"); !above.empty())
+    info("steps stopped above their complementarity tolerance",
+         stage_list(above) + " (0-based): within the validation's step tolerance, taken as converged");
   if (const auto h = rd.optional_number(v, "horizon", "validation.horizon"))
     info("physical time simulated", format_number(*h, 10));
   // Stages the integrator did not reproduce by itself (the OCP's motion solves their step too):
   // a failure of the verdict (ocp::Validation::stages_from_ocp).
-  if (const json* so = Reader::find(v, "stages_from_ocp")) {
-    std::vector<int> stages;
-    for (double k : rd.numbers(*so, "validation.stages_from_ocp")) stages.push_back(static_cast<int>(k));
+  if (Reader::find(v, "stages_from_ocp") != nullptr) {
+    const std::vector<int> stages = stages_of("stages_from_ocp");
     std::string text = stages.empty() ? "none" : stage_list(stages) + " (0-based): the OCP's motion solves the step";
     if (const auto x = rd.optional_number(v, "ocp_stage_violation", "validation.ocp_stage_violation");
         x && !stages.empty())
@@ -241,13 +241,9 @@ ValidationData read_validation(const Reader& rd, const json& v, const std::vecto
   }
   // Stages holding impacts or sliding in Painlevé configurations (ocp::Validation::stages_painleve):
   // where the rigid contact problem has no unique solution; an explanation, not part of the verdict.
-  if (const json* sp = Reader::find(v, "stages_painleve")) {
-    std::vector<int> stages;
-    for (double k : rd.numbers(*sp, "validation.stages_painleve")) stages.push_back(static_cast<int>(k));
-    if (!stages.empty())
-      info("stages with Painlevé impacts or sliding",
-           stage_list(stages) + " (0-based): the rigid contact problem has no unique solution there");
-  }
+  if (const std::vector<int> painleve = stages_of("stages_painleve"); !painleve.empty())
+    info("stages with Painlevé impacts or sliding",
+         stage_list(painleve) + " (0-based): the rigid contact problem has no unique solution there");
   // The problem's own limits (ocp.validation); results without them use the defaults.
   if (const json* t = Reader::find(v, "tolerances")) {
     rd.object(*t, "validation.tolerances");
