@@ -861,7 +861,8 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
         steps -= vo.steps_per_stage;
         stage_start = previous_stage_end;
         alone = k;
-        report_segment(k, next, false, d, s.max_residual, "joined at a jump; stage " + std::to_string(k) + " again alone", segment_start);
+        report_segment(k, next, false, d, s.max_residual,
+                       "joined at a jump; stage " + std::to_string(k) + " again alone", segment_start);
         continue;
       }
       // An open-loop step can have several discrete solutions (a robot balanced on a point foot
