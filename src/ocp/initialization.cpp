@@ -60,6 +60,9 @@ std::vector<InitializationOptionInfo> make_table() {
   t.push_back({"max_iter", "0", "IPOPT iteration limit per phase-1 step; 0 = homotopy.max_iter",
                [](O& o, const std::string& v) { o.max_iter = util::parse_int("max_iter", v); }});
   num("tol", &O::tol, "0", "IPOPT tol (and dual_inf_tol, compl_inf_tol) of the phase-1 steps; 0 = homotopy.tol");
+  t.push_back({"warm_first_iter", "0",
+               "homotopy.warm_first_iter of the phase-1 steps (0 = none; the homotopy's own does not carry over)",
+               [](O& o, const std::string& v) { o.warm_first_iter = util::parse_int("warm_first_iter", v); }});
   t.push_back({"relaxation", "homotopy",
                "relaxation of the relaxed phase 1: homotopy (the same as homotopy.relaxation), "
                "scholtes_ineq, scholtes_eq or ell1_penalty (the smoothed phase 1 always uses G·H = σ)",
@@ -107,6 +110,7 @@ void InitializationOptions::validate() const {
                 std::to_string(sigma0) + ")");
   if (!(kappa > 0.0 && kappa < 1.0)) throw Error("option 'kappa' must lie in (0, 1)");
   if (max_iter < 0) throw Error("option 'max_iter' must be >= 0 (0 = homotopy.max_iter)");
+  if (warm_first_iter < 0) throw Error("option 'warm_first_iter' must be >= 0 (0 = none)");
   if (!(tol >= 0.0) || !std::isfinite(tol)) throw Error("option 'tol' must be a finite number >= 0 (0 = homotopy.tol)");
 }
 

@@ -88,7 +88,9 @@ std::unique_ptr<Phase1> make_phase1(const reformulate::Dcs& dcs, const discretiz
   h.complementarity_tol = 1.5 * init.sigma_final;
   h.max_steps = 0;
   h.polish = false;
-  h.warm_first_iter = 0;  // far from a solution the previous multipliers can lead elsewhere (E2, hopper session 29)
+  // Far from a solution the previous multipliers can lead elsewhere (E2, hopper session 29): only
+  // when asked for (InitializationOptions::warm_first_iter).
+  h.warm_first_iter = init.warm_first_iter;
   if (init.max_iter > 0) h.max_iter = init.max_iter;
   if (init.tol > 0.0) h.tol = init.tol;
   h.validate();

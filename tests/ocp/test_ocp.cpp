@@ -316,6 +316,28 @@ TEST(Ocp, RelaxedInitializationHasItsOwnTolerance) {
   EXPECT_THROW(ocp::Solver(dcs, r3_spec(dcs), o), Error);
 }
 
+// InitializationOptions::warm_first_iter: the homotopy's warm_first_iter does not carry over to
+// phase 1 (its iterations as without it, 216); phase 1's own tries its steps from the previous
+// multipliers first (117 phase-1 iterations, measured), and the R3 optimum is reached either way
+// (fesd.md R3, 1e-6).
+TEST(Ocp, RelaxedInitializationHasItsOwnWarmFirstTry) {
+  reformulate::Dcs dcs = sign_system(-1.4);
+  ocp::Options o = relaxed_r3_options();
+  const ocp::Result plain = ocp::Solver(dcs, r3_spec(dcs), o).solve();
+  o.homotopy.warm_first_iter = 1000;
+  const ocp::Result homotopy_only = ocp::Solver(dcs, r3_spec(dcs), o).solve();
+  o.initialization.warm_first_iter = 1000;
+  const ocp::Result both = ocp::Solver(dcs, r3_spec(dcs), o).solve();
+  for (const ocp::Result* r : {&plain, &homotopy_only, &both}) {
+    ASSERT_TRUE(r->converged) << r->message;
+    EXPECT_NEAR(r->states[0][0], (9.0 - std::sqrt(417.0)) / 8.0, 1e-6);
+  }
+  EXPECT_EQ(homotopy_only.initialization.nlp_iterations, plain.initialization.nlp_iterations);
+  EXPECT_NE(both.initialization.nlp_iterations, plain.initialization.nlp_iterations);
+  o.initialization.warm_first_iter = -1;
+  EXPECT_THROW(ocp::Solver(dcs, r3_spec(dcs), o), Error);
+}
+
 // Path constraints between element ends (ocp.constraints.at: dense, or per constraint). A point moves with
 // ẋ = u1, ẏ = u2 from (0, 0) to (1, 0) in T = 1 over 2 stages of one Radau IIA element each,
 // min ∫ u1² + u2², around the disc (x − 0.5)² + y² ≥ 0.04. Each stage's path is a straight

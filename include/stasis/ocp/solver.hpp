@@ -45,6 +45,10 @@ struct InitializationOptions {
   /// only supplies the homotopy's start: solving it to IPOPT's own 1e-8 instead of nosnoc's 1e-12
   /// cut the hopper's phase 1 from 14 660 to 5 199 iterations (examples/hopper.yaml).
   double tol = 0.0;
+  /// homotopy.warm_first_iter for the phase-1 steps (0 = none, the default): far from a solution
+  /// the previous step's multipliers can lead elsewhere (hopper session 29: warm_start_duals on
+  /// every step took phase 1 onto another path), so the homotopy's setting does not carry over.
+  int warm_first_iter = 0;
   /// Relaxation of the relaxed phase 1; empty = homotopy.relaxation. Lets phase 1 follow the
   /// Scholtes path while the homotopy after it uses the ℓ1 penalty (examples/hopper.yaml).
   std::optional<mpcc::Relaxation> relaxation;
