@@ -850,10 +850,12 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
         if (resynchronized) v.stages_resynchronized.push_back(static_cast<int>(k));
       }
       if (by_alternative) v.stages_by_alternative_form.push_back(static_cast<int>(k));
-      // A joined step that did not converge: its first stage again alone (pulled towards the
-      // OCP's speed of time), as without joining, so that joining never loses a stage that its
-      // own step reproduces, and the check of the OCP's motion below still applies to it.
-      if (joined > 1 && !s.converged) {
+      // A joined step that did not reproduce the OCP's segment (not converged, or converged,
+      // perhaps within step_residual_tolerance, to another motion): its first stage again alone
+      // (pulled towards the OCP's speed of time), as without joining, so that joining never loses
+      // a stage that its own step reproduces, and the check of the OCP's motion below (one stage
+      // per step only) still applies to it.
+      if (joined > 1 && !reproduced()) {
         v.stages_joined_across_jumps.pop_back();
         v.stages_joined_step_failed.push_back(static_cast<int>(k));
         v.stages_resynchronized.resize(resynchronized_before);
@@ -861,7 +863,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
         steps -= vo.steps_per_stage;
         stage_start = previous_stage_end;
         alone = k;
-        report_segment(k, next, false, d, s.max_residual,
+        report_segment(k, next, s.converged, d, s.max_residual,
                        "joined at a jump; stage " + std::to_string(k) + " again alone", segment_start);
         continue;
       }
@@ -961,7 +963,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
                 stages_phrase(v.stages_joined_across_jumps,
                               " (a jump at the stage end) re-simulated in one step with the stage after") +
                 stages_phrase(v.stages_joined_step_failed,
-                              ": the step joined with the stage after did not converge, re-simulated alone") +
+                              ": the step joined with the stage after did not reproduce the OCP's, re-simulated alone") +
                 stages_phrase(v.stages_above_step_tolerance,
                               ": the step stopped above its complementarity tolerance, within " +
                                   num(vo.step_residual_tolerance) + " (taken as converged)") +

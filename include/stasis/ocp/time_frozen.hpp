@@ -189,7 +189,8 @@ struct Validation {
   /// ValidationOptions::join_stages_at_jumps): the first stage of each such segment. Their
   /// stage_end_deviation is NaN; the segment is compared at its end.
   std::vector<int> stages_joined_across_jumps;
-  /// Stages whose step joined with the stage after did not converge, and that were then
+  /// Stages whose step joined with the stage after did not converge or ended farther than
+  /// reproduction_tolerance from the OCP's segment end, and that were then
   /// re-simulated alone (as with ValidationOptions::join_stages_at_jumps off).
   std::vector<int> stages_joined_step_failed;
   /// Segments (their first stage) whose integrator step stopped above its complementarity
