@@ -24,6 +24,14 @@ constexpr double kIpoptAcceptableConstrViolTol = 1e-2;
 constexpr double kIpoptWarmStartPush = 1e-3;
 constexpr double kDualStartBoundPush = 1e-9;
 
+/// An IPOPT solve of a homotopy step that came after earlier ones of the same step: their
+/// iterations and times count towards it.
+void add_spent(nlp::SolveResult& into, const nlp::SolveResult& spent) {
+  into.iterations += spent.iterations;
+  into.wall_time_s += spent.wall_time_s;
+  into.evaluation_time_s += spent.evaluation_time_s;
+}
+
 }  // namespace
 
 struct Homotopy::Impl {
@@ -414,9 +422,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0, const 
       if (first_try->status == nlp::Status::MaxIterations && impl_->max_iter > options_.warm_first_iter) {
         impl_->ipopt->set_option("max_iter", impl_->max_iter - options_.warm_first_iter);
         nlp::SolveResult more = impl_->ipopt->solve(nlp, first_try->w, &first_try->multipliers);
-        more.iterations += first_try->iterations;
-        more.wall_time_s += first_try->wall_time_s;
-        more.evaluation_time_s += first_try->evaluation_time_s;
+        add_spent(more, *first_try);
         first_try = std::move(more);
       }
       impl_->ipopt->set_option("max_iter", impl_->max_iter);
@@ -433,25 +439,17 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0, const 
       restore_pushes.restore = nullptr;
     }
     failed = !nlp::is_success(sr.status);
-    int retry_iterations = 0;
     if (failed && !nosnoc && have_previous && sr.status != nlp::Status::MaxTime) {
       // One retry of the same σ from the last good iterate with a different dual start (its
       // multipliers, or IPOPT's own initialization if those were just used): degenerate relaxed
       // NLPs (e.g. nosnoc's `direct` step equilibration) often fail in IPOPT's restoration phase
       // from one start and solve from another.
-      retry_iterations = sr.iterations;
       nlp::SolveResult again = impl_->ipopt->solve(nlp, w, warm == &previous ? nullptr : &previous);
-      again.iterations += retry_iterations;
-      again.wall_time_s += sr.wall_time_s;
-      again.evaluation_time_s += sr.evaluation_time_s;
+      add_spent(again, sr);
       sr = std::move(again);
       failed = !nlp::is_success(sr.status);
     }
-    if (first_try) {  // the failed short try counts towards the step
-      sr.iterations += first_try->iterations;
-      sr.wall_time_s += first_try->wall_time_s;
-      sr.evaluation_time_s += first_try->evaluation_time_s;
-    }
+    if (first_try) add_spent(sr, *first_try);  // the failed short try counts towards the step
     // nosnoc continues from whatever a failed NLP returned (fesd.md §5.4). That point can be
     // useless (a diverged iterate of an unbounded relaxation, e.g. an ℓ1 penalty whose weight
     // 1/σ is still too small), so by default the next step restarts from the last good iterate.
