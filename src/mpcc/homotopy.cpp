@@ -244,6 +244,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0, const 
   // nosnoc's preset keeps IPOPT's default; an explicit ipopt.acceptable_constr_viol_tol wins.
   const bool tie_acceptable_violation = !nosnoc && !options_.ipopt.count("acceptable_constr_viol_tol");
   double sigma = sigma0;
+  double sigma_w = sigma0;  // the σ at which w was solved (σ0 for the start)
   double r = 1.0;
   bool failed = false, timeout = false;
   nlp::Multipliers zeros{std::vector<double>(nlp.n_constraints(), 0.0), std::vector<double>(w.size(), 0.0),
@@ -300,15 +301,21 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0, const 
   };
   // The ℓ1-penalty finish from w (its steps are reported as this homotopy's); on convergence w
   // becomes its solution and res.residual its residual.
-  auto try_penalty = [&]() {
+  auto try_penalty = [&](double sigma_of_w) {
     penalty_tried = true;
+    // penalty_finish_sigma0 = 0: the weight 1/σ of the step the finish starts from. Measured on the
+    // three-hole hopper (docs/hopper-experiments.md, session 34): from a Scholtes point at
+    // σ = 1.22e-7, whose next Scholtes steps end Restoration_Failed, the penalty from σ_p = 1.22e-7
+    // converges in 5 steps; session 28's finish from σ_p = 1e-2 (a point at σ = 1.56e-6) let go of
+    // its point (residual 4e-2).
+    const double sigma_p0 = options_.penalty_finish_sigma0 > 0 ? options_.penalty_finish_sigma0 : sigma_of_w;
     const double left = options_.timeout_s > 0 ? seconds_left() : 0.0;
     if (options_.timeout_s > 0 && left <= 0) return false;
     if (!impl_->penalty || options_.timeout_s > 0) {
       HomotopyOptions po = options_;
       po.relaxation = Relaxation::Ell1Penalty;
       po.steering = Steering::Direct;
-      po.sigma0 = options_.penalty_finish_sigma0;
+      po.sigma0 = sigma_p0;
       po.update = SigmaUpdate::Linear;
       po.max_steps = 0;
       po.polish = false;
@@ -331,7 +338,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0, const 
       res.steps.push_back(st);
       if (on_step) on_step(st);
     };
-    Result fr = finish.solve(mpcc_part(w));
+    Result fr = finish.solve(mpcc_part(w), sigma_p0);
     finish.on_step = nullptr;
     penalty_solves += fr.nlp_solves;
     res.nlp_iterations += fr.nlp_iterations;
@@ -455,6 +462,7 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0, const 
     // 1/σ is still too small), so by default the next step restarts from the last good iterate.
     if (!failed || nosnoc) {
       w = sr.w;
+      sigma_w = sigma;
       polish_tried = false;
       penalty_tried = false;
       previous = sr.multipliers;
@@ -490,14 +498,14 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0, const 
     if (on_checkpoint && !failed) on_checkpoint(st, wm, previous);
     ++i;
     if (!failed && !timeout && wants_polish(r) && try_polish()) r = res.residual;
-    if (!failed && !timeout && !res.polished && wants_penalty(r) && try_penalty()) r = res.residual;
+    if (!failed && !timeout && !res.polished && wants_penalty(r) && try_penalty(sigma_w)) r = res.residual;
   }
   // A failed step leaves w at the last good iterate, which may be close enough to its branch
   // (polishing) or to an exact solution (penalty finish): each is tried once more from there.
   if (failed && !nosnoc && !timeout && have_previous) {
     const double r_good = problem_.complementarity_residual(mpcc_part(w), &par);
     if ((!polish_tried && wants_polish(r_good) && try_polish()) ||
-        (!res.polished && !penalty_tried && wants_penalty(r_good) && try_penalty())) {
+        (!res.polished && !penalty_tried && wants_penalty(r_good) && try_penalty(sigma_w))) {
       failed = false;
       r = res.residual;
     }

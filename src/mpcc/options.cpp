@@ -119,7 +119,7 @@ std::vector<OptionInfo> make_table() {
   num("penalty_finish_threshold", &O::penalty_finish_threshold, "1e-8",
       "largest complementarity residual of a step from which the ℓ1-penalty finish starts (> 0)");
   num("penalty_finish_sigma0", &O::penalty_finish_sigma0, "0.01",
-      "first σ_p of the ℓ1-penalty finish (penalty weight 1/σ_p; > 0)");
+      "first σ_p of the ℓ1-penalty finish (penalty weight 1/σ_p; >= 0; 0 = the σ of the step it starts from)");
   t.push_back({"preset", "default",
                "default (stasis's settings) or nosnoc (nosnoc's homotopy and IPOPT settings exactly); the preset is "
                "applied first, then the other options",
@@ -211,8 +211,8 @@ void HomotopyOptions::validate() const {
   if (timeout_s < 0) bad("timeout", "must be >= 0");
   if (!(polish_threshold > 0)) bad("polish_threshold", "must be positive");
   if (!(penalty_finish_threshold > 0)) bad("penalty_finish_threshold", "must be positive");
-  if (!(penalty_finish_sigma0 > 0) || !std::isfinite(penalty_finish_sigma0))
-    bad("penalty_finish_sigma0", "must be a positive finite number");
+  if (!(penalty_finish_sigma0 >= 0) || !std::isfinite(penalty_finish_sigma0))
+    bad("penalty_finish_sigma0", "must be a finite number >= 0 (0 = the σ of the step the finish starts from)");
   if (relaxation == Relaxation::Ell1Penalty && steering != Steering::Direct)
     bad("steering", "must be direct with relaxation ell1_penalty (the penalty has no relaxed rows to steer)");
 }

@@ -328,6 +328,37 @@ TEST(Homotopy, PenaltyFinishGoesOnWithTheL1PenaltyFromASmallResidual) {
   }
 }
 
+// penalty_finish_sigma0 = 0: the finish starts at the σ of the step it goes on from. On the same
+// problem the Scholtes steps end at x1 = x2 = √σ (residual σ): σ = 1 and 0.1, the second at the
+// threshold; the finish from σ_p = 0.1 leaves residuals σ_p² (0.01 .. 1e-10 for σ_p = 0.1 .. 1e-5).
+TEST(Homotopy, PenaltyFinishCanStartAtTheStepsSigma) {
+  Problem p = not_s_stationary_problem();
+  HomotopyOptions o;
+  o.penalty_finish = true;
+  o.penalty_finish_threshold = 0.1 * (1.0 + 1e-6);
+  o.penalty_finish_sigma0 = 0.0;
+  Homotopy h(p, o);
+  Result r = h.solve();
+  ASSERT_TRUE(r.converged) << r.message;
+  EXPECT_TRUE(r.penalty_finished);
+  ASSERT_EQ(r.steps.size(), 7u);
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_FALSE(r.steps[static_cast<std::size_t>(k)].penalty);
+    EXPECT_NEAR(r.steps[static_cast<std::size_t>(k)].residual, std::pow(0.1, k), 1e-6);
+  }
+  for (int k = 0; k < 5; ++k) {
+    const StepStats& s = r.steps[static_cast<std::size_t>(k + 2)];
+    const double sigma_p = 0.1 * std::pow(0.1, k);
+    EXPECT_TRUE(s.penalty);
+    EXPECT_NEAR(s.sigma, sigma_p, 1e-12 * sigma_p);
+    EXPECT_NEAR(s.residual, sigma_p * sigma_p, 1e-3 * sigma_p * sigma_p);  // t = σ_p to IPOPT's tol
+  }
+  EXPECT_NEAR(r.residual, 1e-10, 1e-13);
+  HomotopyOptions bad;
+  EXPECT_NO_THROW(bad.validate());
+  EXPECT_THROW(set_option(bad, "penalty_finish_sigma0", "inf"); bad.validate(), Error);
+}
+
 // Above its threshold the finish is not tried (the plain homotopy's steps); bad values are refused.
 TEST(Homotopy, PenaltyFinishIsNotTriedAboveItsThreshold) {
   expect_plain_steps(not_s_stationary_problem(), "penalty_finish", "penalty_finish_threshold", &StepStats::penalty,

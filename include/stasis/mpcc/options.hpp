@@ -63,7 +63,8 @@ struct HomotopyOptions {
   /// ℓ1-penalty finish: after a successful step whose residual is at most
   /// penalty_finish_threshold (and above complementarity_tol), go on from that step's point with
   /// the ℓ1 penalty (objective + Σ G·H / σ_p, no complementarity rows), σ_p from
-  /// penalty_finish_sigma0 by kappa down to the final σ. If that reaches the tolerance the
+  /// penalty_finish_sigma0 (0: the σ of the step it starts from, i.e. the same weight 1/σ as that
+  /// step's relaxation) by kappa down to the final σ. If that reaches the tolerance the
   /// homotopy stops there; else it goes on with its own relaxation from the step's point. For
   /// problems whose relaxed NLPs become too degenerate to solve near σ = 0 (examples/hopper.yaml).
   bool penalty_finish = false;
