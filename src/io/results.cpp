@@ -389,6 +389,7 @@ std::string time_frozen_ocp_result_json(const OcpFile& file, const ocp::Result& 
                        {"stages_from_ocp", v.stages_from_ocp},
                        {"stages_by_alternative_form", v.stages_by_alternative_form},
                        {"stages_resynchronized", v.stages_resynchronized},
+                       {"stages_from_ocp_guess", v.stages_from_ocp_guess},
                        {"stages_at_ocp_speed_of_time", v.stages_at_ocp_speed_of_time},
                        {"stages_joined_across_jumps", v.stages_joined_across_jumps},
                        {"stages_joined_step_failed", v.stages_joined_step_failed},

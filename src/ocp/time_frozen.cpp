@@ -466,6 +466,11 @@ SpeedOfTimeDiagnosis diagnose_speed_of_time(const reformulate::TimeFrozenModel& 
 }
 
 namespace {
+// σ0 of a validation step solved from the OCP's motion (Validation::stages_from_ocp_guess): the
+// OCP's point has G·H <= its complementarity tolerance, so a small σ0 keeps the relaxed NLP near
+// it, and the integrator's homotopy (κ = 0.1) then takes about 8 steps to its tolerance.
+constexpr double kOcpGuessSigma0 = 1e-3;
+
 // The largest violation seen so far and where it is; the place is built only for a new maximum
 // (the checks run at every point and every row).
 struct Worst {
@@ -682,7 +687,8 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       const double previous_stage_end = stage_start;
       const std::size_t resynchronized_before = v.stages_resynchronized.size(),
                         alternative_before = v.stages_by_alternative_form.size(),
-                        from_ocp_before = v.stages_from_ocp.size();
+                        from_ocp_before = v.stages_from_ocp.size(),
+                        from_ocp_guess_before = v.stages_from_ocp_guess.size();
       const double length = p.stage_end_time[k] - stage_start;
       std::size_t next = k + 1;
       while (frozen_after(next - 1)) ++next;
@@ -805,8 +811,8 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       };
       // ValidationOptions::step_residual_tolerance: a step stopped just above its tolerance counts.
       const double step_tol = so.homotopy.complementarity_tol * (1 + std::numeric_limits<double>::epsilon());
-      auto run = [&](sim::Integrator& in, const std::vector<double>& from) {
-        sim::Result x = in.simulate(from);
+      auto run = [&](sim::Integrator& in, const std::vector<double>& from, const sim::StepGuess* guess = nullptr) {
+        sim::Result x = guess != nullptr ? in.simulate(from, *guess) : in.simulate(from);
         if (!x.converged && x.max_residual > step_tol && x.max_residual <= vo.step_residual_tolerance)
           x.converged = true;
         return x;
@@ -870,19 +876,45 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       // An open-loop step can have several discrete solutions (a robot balanced on a point foot
       // may stay, tip over or lift off; a bounce on a stage end), and the integrator's own
       // guesses may find another one than the OCP's, or none. With one step per stage (the same
-      // discrete equations as the OCP's stage), the OCP's own motion in the stage is then checked
-      // against the step's equations from the re-simulated state: if it satisfies them (rows,
+      // discrete equations as the OCP's stage), the OCP's own motion in the stage, from the
+      // re-simulated state, is then used twice.
+      // (1) As the step's initial guess (sim::StepGuess, from σ0 = kOcpGuessSigma0): the step
+      // solved to the integrator's own tolerance. On a landing the step's equations on the OCP's
+      // fixed lengths are nearly degenerate, and the integrator's own guesses find other
+      // solutions or end infeasible (the three-hole hopper's landing stages; the 20-stage bounce's
+      // stages 11-12, where from the OCP's motion σ = 1e-3 .. 1e-8 solve in 7 iterations each). A
+      // step that converges from there within reproduction_tolerance of the OCP's stage end is an
+      // integrator solution of the open-loop step next to the OCP's: the stage is reproduced
+      // (Validation::stages_from_ocp_guess).
+      // (2) Otherwise it is checked against the step's equations: if it satisfies them (rows,
       // bounds and pair signs to constraint_tolerance, complementarity to the OCP's tolerance), it
       // is a solution of the step as well, and the re-simulation goes on from its end, so that
       // the later stages are still compared. Such stages are reported and fail the verdict
       // (Validation::stages_from_ocp).
-      if ((!s.converged || !(d <= vo.reproduction_tolerance)) && vo.transcription != nullptr && next == k + 1 &&
-          vo.steps_per_stage == 1 && r.w.size() == vo.transcription->problem.n_variables()) {
+      const bool with_ocp_motion = vo.transcription != nullptr && next == k + 1 && vo.steps_per_stage == 1 &&
+                                   r.w.size() == vo.transcription->problem.n_variables();
+      // The OCP's motion in stage k as a point of the step's MPCC, from the re-simulated start.
+      auto ocp_motion = [&] {
         const discretize::Transcription& step = integrator.transcription();
         std::vector<double> w = step.problem.start();
         discretize::transfer_stage(*vo.transcription, r.w, k, step, w, 1.0 / factor);
+        std::copy(y.begin(), y.end(), w.begin() + step.map.x0);
+        return w;
+      };
+      if (!reproduced() && with_ocp_motion) {
+        const sim::StepGuess guess{ocp_motion(), kOcpGuessSigma0};
+        sim::Result g = run(integrator, y, &guess);
+        const double dg = deviation_at_end(g.states.back());
+        if (g.converged && dg <= vo.reproduction_tolerance) {
+          s = std::move(g);
+          d = dg;
+          v.stages_from_ocp_guess.push_back(static_cast<int>(k));
+        }
+      }
+      if (!reproduced() && with_ocp_motion) {
+        const discretize::Transcription& step = integrator.transcription();
+        const std::vector<double> w = ocp_motion();
         const auto x0 = static_cast<std::size_t>(step.map.x0);
-        std::copy(y.begin(), y.end(), w.begin() + static_cast<std::ptrdiff_t>(x0));
         // The step's x0 bounds are the integrator's construction-time values (it fixes them to
         // the current state when it steps), so they are not part of this check: of the n_x + 1
         // largest violations, the largest one that is not an x0 bound.
@@ -938,6 +970,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
         if (ocp_speed) how.push_back("pulled towards the OCP's speed of time");
         if (v.stages_by_alternative_form.size() > alternative_before) how.push_back("by the model's other form");
         if (v.stages_resynchronized.size() > resynchronized_before) how.push_back("from the OCP's stage start");
+        if (v.stages_from_ocp_guess.size() > from_ocp_guess_before) how.push_back("from the OCP's motion as its guess");
         if (from_ocp)
           how.push_back("not reproduced, the OCP's motion solves the step and the re-simulation goes on from it");
         std::string text;
@@ -969,6 +1002,9 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
                                   num(vo.step_residual_tolerance) + " (taken as converged)") +
                 stages_phrase(v.stages_resynchronized, " reproduced from the OCP's stage start (the re-simulated one within " +
                                                            num(vo.reproduction_tolerance) + ")") +
+                stages_phrase(v.stages_from_ocp_guess,
+                              ": the integrator's own guesses found another solution or none; reproduced from the "
+                              "OCP's motion as the step's initial guess") +
                 stages_phrase(v.stages_from_ocp,
                               ": the integrator found another solution or none, the OCP's motion solves the step (to " +
                                   num(v.ocp_stage_violation) + ")" + mismatch_summary(v.not_reproduced)) +

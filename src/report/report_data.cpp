@@ -226,6 +226,11 @@ ValidationData read_validation(const Reader& rd, const json& v, const std::vecto
   if (const std::vector<int> above = stages_of("stages_above_step_tolerance"); !above.empty())
     info("steps stopped above their complementarity tolerance",
          stage_list(above) + " (0-based): within the validation's step tolerance, taken as converged");
+  // Stages reproduced only from the OCP's motion as the step's initial guess (ocp::Validation::
+  // stages_from_ocp_guess; absent from older result files).
+  if (const std::vector<int> guessed = stages_of("stages_from_ocp_guess"); !guessed.empty())
+    info("stages reproduced from the OCP's motion as the guess",
+         stage_list(guessed) + " (0-based): the integrator's own guesses found another solution or none");
   if (const auto h = rd.optional_number(v, "horizon", "validation.horizon"))
     info("physical time simulated", format_number(*h, 10));
   // Stages the integrator did not reproduce by itself (the OCP's motion solves their step too):

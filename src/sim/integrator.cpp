@@ -130,7 +130,23 @@ const discretize::Transcription& Integrator::transcription() const { return impl
 
 Result Integrator::simulate() { return simulate(dcs_.x0); }
 
-Result Integrator::simulate(const std::vector<double>& x0) {
+Result Integrator::simulate(const std::vector<double>& x0) { return simulate(x0, nullptr); }
+
+Result Integrator::simulate(const std::vector<double>& x0, const StepGuess& guess) {
+  const std::size_t n_w = impl_->tr.problem.n_variables();
+  if (guess.w.size() != n_w)
+    throw Error("simulate: the step guess has " + std::to_string(guess.w.size()) + " entries, the step's MPCC has " +
+                std::to_string(n_w) + " variables (Integrator::transcription())");
+  if (!(guess.sigma0 > 0) || !std::isfinite(guess.sigma0))
+    throw Error("simulate: the step guess's sigma0 must be positive and finite, not " + std::to_string(guess.sigma0));
+  for (std::size_t i = 0; i < n_w; ++i)
+    if (!std::isfinite(guess.w[i]))
+      throw Error("simulate: the step guess has a non-finite value at variable " + std::to_string(i) + " (" +
+                  impl_->tr.problem.variable_names[i] + ")");
+  return simulate(x0, &guess);
+}
+
+Result Integrator::simulate(const std::vector<double>& x0, const StepGuess* first_step_guess) {
   Impl& d = *impl_;
   const std::size_t n_x = dcs_.n_x(), n_z = dcs_.n_z();
   if (x0.size() != n_x)
@@ -231,7 +247,8 @@ Result Integrator::simulate(const std::vector<double>& x0) {
     };
     bool aligned = false;  // set by initial_guess(3): the predictor found a jump and aligned the elements
     // kind 0: states at x, algebraics at the nominal guess; 1: algebraics consistent with x;
-    // 2: the predictor (time-frozen models).
+    // 2: the predictor (time-frozen models); 3: the predictor on aligned elements; 4: a given
+    // StepGuess (the first step only).
     auto initial_guess = [&](int kind) {
     const bool use_predictor = kind == 2 || kind == 3;
     // Initial guess: the previous solution (warm start) or the nominal guess with every state at x.
@@ -424,16 +441,28 @@ Result Integrator::simulate(const std::vector<double>& x0) {
     };
     std::vector<Attempt> attempts;
     std::vector<double> attempt_w;
-    if (options_.predictor && dcs_.clock >= 0) {
+    if (step == 0 && first_step_guess != nullptr) {
+      // Kind 4, the given guess only: kind 0 imposes the step's start state, controls and fixed
+      // lengths (bounds and values); every other value is the guess's, each fixed variable kept
+      // at its fixed value.
+      const std::vector<double> imposed = initial_guess(0);
+      attempt_w = first_step_guess->w;
+      for (std::size_t i = 0; i < attempt_w.size(); ++i)
+        if (nlp.variable_lower()[i] == nlp.variable_upper()[i]) attempt_w[i] = imposed[i];
+      attempts.push_back({4, false});
+    } else if (options_.predictor && dcs_.clock >= 0) {
       attempt_w = initial_guess(3);
       attempts.push_back({2, false});
       if (aligned) attempts.push_back({3, false});
     }
-    attempts.push_back({1, false});
-    attempts.push_back({0, false});
-    if (dcs_.clock >= 0 && options_.homotopy.sigma0 > kRetrySigma0)
-      attempts.insert(attempts.end(), {{1, true}, {0, true}});
+    if (attempts.empty() || attempts[0].kind != 4) {
+      attempts.push_back({1, false});
+      attempts.push_back({0, false});
+      if (dcs_.clock >= 0 && options_.homotopy.sigma0 > kRetrySigma0)
+        attempts.insert(attempts.end(), {{1, true}, {0, true}});
+    }
     auto solve_attempt = [&](const Attempt& a) {
+      if (a.kind == 4) return d.homotopy->solve(attempt_w, first_step_guess->sigma0);
       if (a.kind == 3) return d.homotopy->solve(attempt_w, std::min(options_.homotopy.sigma0, kRetrySigma0));
       if (a.last_retry) return d.homotopy->solve(initial_guess(a.kind), kRetrySigma0);
       return d.homotopy->solve(initial_guess(a.kind));

@@ -97,6 +97,7 @@ TEST(CliTimeFrozenOcp, SolveWritesPhysicalTimeAndValidation) {
   // An elastic model has one form (no dense alternative).
   EXPECT_EQ(v["stages_by_alternative_form"], nlohmann::json::array());
   EXPECT_EQ(v["stages_resynchronized"], nlohmann::json::array());
+  EXPECT_EQ(v["stages_from_ocp_guess"], nlohmann::json::array());  // every step reproduced from its own guesses
   EXPECT_EQ(v["stages_above_step_tolerance"], nlohmann::json::array({2}));
   EXPECT_EQ(v["not_reproduced"].size(), 0u) << v["not_reproduced"];
   EXPECT_LT(v["final_state_deviation"].get<double>(), 1e-8);

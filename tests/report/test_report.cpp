@@ -475,6 +475,16 @@ TEST(Report, TimeFrozenOcpHasAValidationSection) {
   EXPECT_EQ(painleve->value, "2, 3 (0-based): the rigid contact problem has no unique solution there");
   EXPECT_EQ(painleve->verdict, Check::Verdict::Info);
   EXPECT_EQ(dp.validation->failures, dt.validation->failures);
+  // validation.stages_from_ocp_guess: an information row when there are any (reproduced stages).
+  EXPECT_EQ(check(val, "stages reproduced from the OCP's motion as the guess"), nullptr);
+  nlohmann::json guessed = result;
+  guessed["validation"]["stages_from_ocp_guess"] = {3};
+  const ReportData dg = report_data(guessed.dump(), dir + "/result.json", "bounce");
+  const Check* guess_row = check(*dg.validation, "stages reproduced from the OCP's motion as the guess");
+  ASSERT_NE(guess_row, nullptr);
+  EXPECT_EQ(guess_row->value, "3 (0-based): the integrator's own guesses found another solution or none");
+  EXPECT_EQ(guess_row->verdict, Check::Verdict::Info);
+  EXPECT_EQ(dg.validation->passed, val.passed);
   const bool passed = v["stages_from_ocp"].empty() && final_dev <= kDeviationLimit && stage_dev <= kDeviationLimit &&
                       v["max_gap_violation"].get<double>() <= kViolationLimit &&
                       v["max_path_violation"].get<double>() <= kViolationLimit &&

@@ -171,6 +171,15 @@ struct Validation {
   /// so `passed` is false. ocp_stage_violation: the largest
   /// violation of the step's rows, bounds and pair signs by those motions.
   std::vector<int> stages_from_ocp;
+  /// Stages whose integrator step, from the integrator's own guesses (and the model's other form,
+  /// and the OCP's stage start), did not reproduce the OCP's stage, and that the step does
+  /// reproduce from the OCP's motion in the stage as its initial guess (sim::StepGuess; the
+  /// re-simulated start and the step's controls, speed-of-time pull and fixed lengths imposed,
+  /// solved to the integrator's own tolerance from σ0 = 1e-3). With one step per stage and
+  /// ValidationOptions::transcription only. The open-loop step has other solutions there (or
+  /// none that its own guesses reach: a landing on the OCP's fixed element lengths), and this one
+  /// is within reproduction_tolerance of the OCP's; they pass.
+  std::vector<int> stages_from_ocp_guess;
   /// Stages reproduced by ValidationOptions::alternative_model's step where the model's own did
   /// not (they pass).
   std::vector<int> stages_by_alternative_form;

@@ -126,6 +126,15 @@ struct Result {
   double solve_time_s = 0.0;
 };
 
+/// An initial guess for an integrator's first step: a whole point of the step's MPCC
+/// (Integrator::transcription(), e.g. an OCP stage's motion copied by discretize::transfer_stage),
+/// from which that step's homotopy starts at σ0 = sigma0. The step's start state, controls and
+/// fixed element lengths are imposed on it as on every guess.
+struct StepGuess {
+  std::vector<double> w;
+  double sigma0 = 1e-3;
+};
+
 class Integrator {
  public:
   Integrator(const reformulate::Dcs& dcs, const Options& options);
@@ -135,11 +144,17 @@ class Integrator {
   /// Simulates from x0 (default: the model's x0).
   Result simulate();
   Result simulate(const std::vector<double>& x0);
+  /// The same with the first step solved from `guess` only (no other guess is tried for it; the
+  /// later steps as usual). ocp::validate re-solves an OCP stage that the integrator's own guesses
+  /// do not reproduce from the OCP's motion in it: on a landing, the step's equations on the OCP's
+  /// fixed element lengths have other solutions that those guesses find, or none they reach.
+  Result simulate(const std::vector<double>& x0, const StepGuess& guess);
   const discretize::Transcription& transcription() const;
   const reformulate::Dcs& dcs() const { return dcs_; }
 
  private:
   struct Impl;
+  Result simulate(const std::vector<double>& x0, const StepGuess* first_step_guess);
   reformulate::Dcs dcs_;
   Options options_;
   std::unique_ptr<Impl> impl_;
