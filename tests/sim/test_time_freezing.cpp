@@ -208,18 +208,30 @@ TEST(TimeFreezingSim, T8WithNormalAcceleration100) {
   expect_t8_final_state(r);
 }
 
-// sim::Options::max_attempts: the step of T8WithNormalAcceleration100 from its first guess only
-// (the predictor from σ0 = 1, which fails there) does not converge; a negative count is an error.
-TEST(TimeFreezingSim, MaxAttemptsLimitsTheGuessesTried) {
+namespace {
+// The model and the one step of T8WithNormalAcceleration100 (0.2 s, 3 elements, Radau IIA with
+// 2 stages, step DCS).
+reformulate::TimeFrozenModel t8_a100() {
   reformulate::TimeFreezingOptions tf;
   tf.normal_acceleration = 100.0;
-  reformulate::TimeFrozenModel m = reformulate::time_freezing(particle(10.0, {0, 0.06, 3, 0}), tf);
+  return reformulate::time_freezing(particle(10.0, {0, 0.06, 3, 0}), tf);
+}
+sim::Options t8_one_step() {
   sim::Options o;
   o.horizon = 0.2;
   o.steps = 1;
   o.discretization.elements = 3;
   o.discretization.stages = 2;
   o.discretization.dcs = reformulate::DcsMode::Step;
+  return o;
+}
+}  // namespace
+
+// sim::Options::max_attempts: the step of T8WithNormalAcceleration100 from its first guess only
+// (the predictor from σ0 = 1, which fails there) does not converge; a negative count is an error.
+TEST(TimeFreezingSim, MaxAttemptsLimitsTheGuessesTried) {
+  const reformulate::TimeFrozenModel m = t8_a100();
+  sim::Options o = t8_one_step();
   o.max_attempts = 1;
   const sim::Result one = sim::simulate(m.pss, o);
   EXPECT_FALSE(one.converged);  // with every guess (0, the default) it converges: T8WithNormalAcceleration100
@@ -239,15 +251,8 @@ TEST(TimeFreezingSim, MaxAttemptsLimitsTheGuessesTried) {
 // tolerance), in fewer iterations (measured 243 against 2594). A guess of the wrong size, with a
 // NaN or with σ0 = 0 is refused.
 TEST(TimeFreezingSim, AStepGuessStartsTheFirstStep) {
-  reformulate::TimeFreezingOptions tf;
-  tf.normal_acceleration = 100.0;
-  reformulate::TimeFrozenModel m = reformulate::time_freezing(particle(10.0, {0, 0.06, 3, 0}), tf);
-  sim::Options o;
-  o.horizon = 0.2;
-  o.steps = 1;
-  o.discretization.elements = 3;
-  o.discretization.stages = 2;
-  o.discretization.dcs = reformulate::DcsMode::Step;
+  const reformulate::TimeFrozenModel m = t8_a100();
+  sim::Options o = t8_one_step();
   const reformulate::Dcs dcs = reformulate::to_dcs(m.pss, o.discretization.dcs);
   const sim::Result all = sim::Integrator(dcs, o).simulate();
   ASSERT_TRUE(all.converged) << all.message;
