@@ -61,6 +61,14 @@ double max_abs_difference(const std::vector<double>& a, const std::vector<double
   return d;
 }
 
+// ValidationOptions::reproduction_tolerance at a state x of the OCP: relative to its largest
+// entry, and absolute below 1.
+double reproduction_limit(double tolerance, const std::vector<double>& x) {
+  double largest = 1.0;
+  for (double v : x) largest = std::max(largest, std::fabs(v));
+  return tolerance * largest;
+}
+
 // Violation of lower <= v <= upper (0 if within; infinite bounds ignored).
 double violation(double v, double lower, double upper) {
   if (!std::isfinite(v)) return std::numeric_limits<double>::infinity();
@@ -817,9 +825,13 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
           x.converged = true;
         return x;
       };
+      // ValidationOptions::reproduction_tolerance, relative to the OCP's state at the segment end.
+      const double end_limit = end_point < r.states.size()
+                                   ? reproduction_limit(vo.reproduction_tolerance, without_clock(r.states[end_point], clock))
+                                   : vo.reproduction_tolerance;
       sim::Result s = run(integrator, y);
       double d = deviation_at_end(s.states.back());
-      auto reproduced = [&] { return s.converged && d <= vo.reproduction_tolerance; };
+      auto reproduced = [&] { return s.converged && d <= end_limit; };
       // The model's other form (ValidationOptions::alternative_model) from the same start; its
       // integrator is built once per segment, when first needed.
       std::optional<sim::Integrator> alternative;
@@ -828,7 +840,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
         if (!alternative) alternative.emplace(*alternative_dcs, so);
         sim::Result sa = run(*alternative, from);
         const double da = deviation_at_end(sa.states.back());
-        if (!(sa.converged && da <= vo.reproduction_tolerance)) return false;
+        if (!(sa.converged && da <= end_limit)) return false;
         s = std::move(sa);
         d = da;
         return true;
@@ -841,11 +853,12 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       // step is tried again from the OCP's stage start (Validation::stages_resynchronized).
       const std::vector<double>& ocp_start = r.states[k * per];
       if (!reproduced() && y != ocp_start &&
-          max_abs_difference(without_clock(y, clock), without_clock(ocp_start, clock)) <= vo.reproduction_tolerance) {
+          max_abs_difference(without_clock(y, clock), without_clock(ocp_start, clock)) <=
+              reproduction_limit(vo.reproduction_tolerance, without_clock(ocp_start, clock))) {
         sim::Result again = run(integrator, ocp_start);
         const double d_again = deviation_at_end(again.states.back());
         bool resynchronized = false;
-        if (again.converged && d_again <= vo.reproduction_tolerance) {
+        if (again.converged && d_again <= end_limit) {
           s = std::move(again);
           d = d_again;
           resynchronized = true;
@@ -905,7 +918,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
         const sim::StepGuess guess{ocp_motion(), kOcpGuessSigma0};
         sim::Result g = run(integrator, y, &guess);
         const double dg = deviation_at_end(g.states.back());
-        if (g.converged && dg <= vo.reproduction_tolerance) {
+        if (g.converged && dg <= end_limit) {
           s = std::move(g);
           d = dg;
           v.stages_from_ocp_guess.push_back(static_cast<int>(k));
@@ -1001,7 +1014,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
                               ": the step stopped above its complementarity tolerance, within " +
                                   num(vo.step_residual_tolerance) + " (taken as converged)") +
                 stages_phrase(v.stages_resynchronized, " reproduced from the OCP's stage start (the re-simulated one within " +
-                                                           num(vo.reproduction_tolerance) + ")") +
+                                                           num(vo.reproduction_tolerance) + " relative)") +
                 stages_phrase(v.stages_from_ocp_guess,
                               ": the integrator's own guesses found another solution or none; reproduced from the "
                               "OCP's motion as the step's initial guess") +
