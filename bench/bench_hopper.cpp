@@ -24,6 +24,9 @@
 //   --steps N        homotopy steps (homotopy.max_steps; env STASIS_HOPPER_STEPS)
 //   --max-iter M     IPOPT iterations per homotopy step (homotopy.max_iter; env STASIS_HOPPER_MAX_ITER)
 //   --file PATH      another problem file (default examples/hopper.yaml in the source tree)
+//   --start PATH     start from an earlier solve's start.json, as `stasis solve --start` (no
+//                    initialization; the homotopy from homotopy.sigma0): e.g. the three-hole file
+//                    from its tiled start (bench/hopper/run_three_holes.sh writes OUT/tiled.json)
 //   -o key=value     any further override, as `stasis solve -o` (repeatable)
 //   --quick          = --steps 2 --max-iter 100, unless those are given
 // Nothing here asserts on time.
@@ -34,11 +37,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bench_support.hpp"
 #include "stasis/io/model_file.hpp"
+#include "stasis/io/results.hpp"
 #include "stasis/nlp/ipopt_solver.hpp"
 #include "stasis/ocp/solver.hpp"
 #include "stasis/ocp/time_frozen.hpp"
@@ -61,6 +66,7 @@ double peak_rss_mib() {
 struct Args {
   std::string file = std::string(STASIS_SOURCE_DIR) + "/examples/hopper.yaml";
   std::string steps, max_iter;  // empty = the file's setting
+  std::string start;             // empty = the file's initialization
   std::vector<std::string> overrides;
   bool quick = false;
 };
@@ -75,10 +81,11 @@ bool is_count(const std::string& s) {
 void usage() {
   std::fprintf(
       stderr,
-      "usage: bench_hopper [--steps N] [--max-iter M] [--file PATH] [-o key=value]... [--quick]\n"
+      "usage: bench_hopper [--steps N] [--max-iter M] [--file PATH] [--start PATH] [-o key=value]... [--quick]\n"
       "  --steps N      homotopy steps (env STASIS_HOPPER_STEPS; default: the file's homotopy.max_steps)\n"
       "  --max-iter M   IPOPT iterations per homotopy step (env STASIS_HOPPER_MAX_ITER; default: the "
       "file's)\n"
+      "  --start PATH   start from an earlier solve's start.json (as stasis solve --start)\n"
       "  --quick        --steps 2 --max-iter 100 unless given\n");
 }
 
@@ -99,6 +106,8 @@ bool parse(int argc, char** argv, Args& a) {
       if (!value(a.max_iter)) return false;
     } else if (arg == "--file") {
       if (!value(a.file)) return false;
+    } else if (arg == "--start") {
+      if (!value(a.start)) return false;
     } else if (arg == "-o") {
       std::string o;
       if (!value(o)) return false;
@@ -162,6 +171,15 @@ int run(const Args& a) {
   std::printf("homotopy: sigma0 %g, kappa %g, complementarity_tol %g, at most %d steps, IPOPT max_iter %d\n",
               h.sigma0, h.kappa, h.complementarity_tol, solver.homotopy().max_steps(), h.max_iter);
 
+  std::vector<double> start;
+  std::optional<nlp::Multipliers> start_duals;
+  if (!a.start.empty()) {  // as `stasis solve --start`: the point, and the multipliers matched by row
+    io::MpccStart st = io::read_mpcc_start_file(a.start, {mp.n_variables(), mp.n_constraints(), mp.n_pairs()});
+    start = std::move(st.w);
+    if (auto matched = io::match_multipliers(st, io::multiplier_keys(nlp), nlp.n_variables()))
+      start_duals = std::move(matched->multipliers);
+    std::printf("start: %s%s\n", a.start.c_str(), start_duals ? " with its multipliers" : "");
+  }
   // ---- solve ----
   std::printf("\n%4s %9s %-34s %6s %9s %9s %6s %10s %14s %9s\n", "step", "sigma", "IPOPT status", "iter",
               "wall s", "eval s", "eval%", "residual", "objective", "viol");
@@ -174,7 +192,7 @@ int run(const Args& a) {
     std::fflush(stdout);
   };
   c0 = cpu_now();
-  ocp::Result r = solver.solve();
+  ocp::Result r = start.empty() ? solver.solve() : solver.solve_from(start, start_duals ? &*start_duals : nullptr);
   const double solve_cpu = cpu_now() - c0;
   const double rss_solve = peak_rss_mib();
   const mpcc::Result& hr = r.homotopy;
