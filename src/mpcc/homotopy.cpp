@@ -7,6 +7,9 @@
 #include <cstdio>
 #include <limits>
 #include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "nlp_blocks.hpp"
 #include "polish.hpp"
@@ -30,6 +33,29 @@ void add_spent(nlp::SolveResult& into, const nlp::SolveResult& spent) {
   into.iterations += spent.iterations;
   into.wall_time_s += spent.wall_time_s;
   into.evaluation_time_s += spent.evaluation_time_s;
+}
+
+// Multipliers of one relaxed NLP of an MPCC carried over to another relaxed NLP of the same MPCC
+// (the Scholtes steps' to the ℓ1-penalty finish): rows matched by nlp::Problem::constraint_key, a
+// repeated key's rows in order; rows of `to` without a match start at 0; the bound multipliers as
+// they are. None if the variables differ (elastic variables in one of them).
+std::optional<nlp::Multipliers> carry_multipliers(const nlp::Problem& from, const nlp::Multipliers& m,
+                                                  const nlp::Problem& to) {
+  if (m.lambda_g.size() != from.n_constraints() || m.z_lower.size() != to.n_variables() ||
+      m.z_upper.size() != to.n_variables() || from.n_variables() != to.n_variables())
+    return std::nullopt;
+  std::unordered_map<std::string, std::vector<std::size_t>> rows_of;
+  for (std::size_t i = 0; i < from.n_constraints(); ++i) rows_of[from.constraint_key(static_cast<Index>(i))].push_back(i);
+  std::unordered_map<std::string, std::size_t> taken;
+  nlp::Multipliers carried{std::vector<double>(to.n_constraints(), 0.0), m.z_lower, m.z_upper};
+  for (std::size_t i = 0; i < to.n_constraints(); ++i) {
+    const std::string key = to.constraint_key(static_cast<Index>(i));
+    const auto it = rows_of.find(key);
+    if (it == rows_of.end()) continue;
+    std::size_t& k = taken[key];
+    if (k < it->second.size()) carried.lambda_g[i] = m.lambda_g[it->second[k++]];
+  }
+  return carried;
 }
 
 }  // namespace
@@ -338,7 +364,13 @@ Result Homotopy::solve(const std::vector<double>& w0_mpcc, double sigma0, const 
       res.steps.push_back(st);
       if (on_step) on_step(st);
     };
-    Result fr = finish.solve(mpcc_part(w), sigma_p0);
+    // From the multipliers of the step it goes on from, on the rows the two NLPs share: the
+    // three-hole hopper's finish from σ = 4.88e-7 converged in 3 steps from that point's
+    // multipliers (its start.json), and from zero multipliers its second step ended at residual
+    // 6.7e-6, the objective rising (session 34).
+    std::optional<nlp::Multipliers> duals;
+    if (have_previous) duals = carry_multipliers(nlp, previous, pn);
+    Result fr = finish.solve(mpcc_part(w), sigma_p0, duals ? &*duals : nullptr);
     finish.on_step = nullptr;
     penalty_solves += fr.nlp_solves;
     res.nlp_iterations += fr.nlp_iterations;
