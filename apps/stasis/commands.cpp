@@ -48,6 +48,13 @@ void print_step(const mpcc::StepStats& s) {
   std::fflush(stdout);
 }
 
+// ", shifting qx by 1 per repetition" for initialization.shift; "" for none.
+std::string shift_text(const std::vector<std::pair<std::string, double>>& shift) {
+  std::string out;
+  for (const auto& [name, value] : shift) out += fmt::format("{}{} by {:g}", out.empty() ? "" : ", ", name, value);
+  return out.empty() ? out : ", shifting " + out + " per repetition";
+}
+
 void require_kind(const std::string& file, const std::string& expected) {
   std::string kind = io::read_kind(file);
   if (kind != expected)
@@ -231,7 +238,10 @@ int run_solve(const CommonOptions& o) {
     fmt::print("MPCC: {} variables, {} constraints, {} complementarity pairs\n", P.n_variables(), P.n_constraints(),
                P.n_pairs());
     const ocp::InitializationOptions& init = oo.initialization;
-    if (init.method != ocp::InitializationOptions::Method::Nominal && o.start_file.empty())
+    if (init.method == ocp::InitializationOptions::Method::Repeat && o.start_file.empty())
+      fmt::print("initialization: {} solved first, then repeated from its stage {}{}; its steps i0, i1, ...\n",
+                 init.problem, init.from_stage, shift_text(init.shift));
+    else if (init.method != ocp::InitializationOptions::Method::Nominal && o.start_file.empty())
       fmt::print("initialization: {}σ from {:g} to {:g}{}), steps i0, i1, ...\n",
                  init.method == ocp::InitializationOptions::Method::Smoothed
                      ? "smoothed standard time stepping (G·H = σ, "
@@ -241,6 +251,10 @@ int run_solve(const CommonOptions& o) {
                      ? std::string()
                      : fmt::format(", without {} path constraint(s)", init.omit_path_constraints.size()));
   }
+  // The shorter problem of a repeated start, read and checked before anything is solved.
+  std::optional<io::RepeatedProblem> repeated;
+  if (oo.initialization.method == ocp::InitializationOptions::Method::Repeat && o.start_file.empty())
+    repeated = io::read_repeated_problem(file, solver);
   const io::MpccSize size{P.n_variables(), P.n_constraints(), P.n_pairs()};
   // start.json keeps the multipliers under these keys, so that a start for a changed problem keeps
   // those of the rows it still has.
@@ -321,7 +335,9 @@ int run_solve(const CommonOptions& o) {
       fmt::print(stderr, "warning: no checkpoints: {}\n", e.what());
     }
   };
-  ocp::Result r = start.empty() ? solver.solve() : solver.solve_from(start, start_duals ? &*start_duals : nullptr);
+  ocp::Result r = !start.empty() ? solver.solve_from(start, start_duals ? &*start_duals : nullptr)
+                  : repeated     ? solver.solve_repeating(*repeated->solver)
+                                 : solver.solve();
   if (start_duals && !r.homotopy.duals0_used && !o.quiet)
     fmt::print("note: the multipliers of {} belong to another relaxed NLP (other constraints or options): the first "
                "step started without them\n",
@@ -438,6 +454,8 @@ int run_check(const CommonOptions& o) {
     reformulate::Dcs dcs = reformulate::to_dcs(file.model.pss, file.discretization.dcs);
     ocp::Solver solver(dcs, file.ocp, {file.discretization, file.homotopy, file.initialization});
     const auto& P = solver.transcription().problem;
+    if (file.initialization.method == ocp::InitializationOptions::Method::Repeat)
+      (void)io::read_repeated_problem(file, solver);  // its file read and its layout checked
     fmt::print("{}: kind ocp, OK\n  model: {} states, {} controls, {} regions ({} form)\n", o.file, dcs.n_x(),
                dcs.n_u(), dcs.theta.size(), reformulate::to_string(dcs.mode));
     fmt::print("  MPCC: {} variables, {} constraints, {} complementarity pairs\n", P.n_variables(),

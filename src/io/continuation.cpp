@@ -3,6 +3,7 @@
 
 #include "file_schema.hpp"
 #include "stasis/error.hpp"
+#include "stasis/io/problem_file.hpp"
 #include "stasis/reformulate/dcs.hpp"
 
 namespace stasis::io {
@@ -49,6 +50,29 @@ std::vector<ContinuationStage> solve_continuation(
     stages.push_back({c.values[i], solver.solve_from(start)});
   }
   return stages;
+}
+
+RepeatedProblem read_repeated_problem(const OcpFile& file, const ocp::Solver& target) {
+  const ocp::InitializationOptions& init = file.initialization;
+  if (init.method != ocp::InitializationOptions::Method::Repeat)
+    throw Error(file.path + ": initialization.method is not repeat");
+  const std::string context = file.path + ": initialization.problem " + init.problem + ": ";
+  if (const std::string kind = read_kind(init.problem); kind != "ocp")
+    throw Error(context + "the shorter problem must be an ocp file (it has kind '" + kind + "')");
+  RepeatedProblem cut{read_ocp_file(init.problem), nullptr};
+  if (cut.file.initialization.method == ocp::InitializationOptions::Method::Repeat)
+    throw Error(context + "it asks for a repeated start itself; give it another initialization");
+  const ocp::Options options{cut.file.discretization, cut.file.homotopy, cut.file.initialization};
+  const reformulate::Dcs dcs = reformulate::to_dcs(cut.file.model.pss, options.discretization.dcs);
+  cut.solver = std::make_unique<ocp::Solver>(dcs, cut.file.ocp, options);
+  try {
+    // Only the layouts are compared here; the values come after the cut's solve.
+    (void)ocp::repeat_solution(*cut.solver, cut.solver->nominal_point(), target,
+                               static_cast<std::size_t>(init.from_stage), {});
+  } catch (const Error& e) {
+    throw Error(context + e.what());
+  }
+  return cut;
 }
 
 }  // namespace stasis::io

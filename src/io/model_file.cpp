@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <optional>
@@ -576,6 +577,11 @@ void read_initialization(const YamlDocument& doc, const std::vector<MapEntry>& e
     if (e.value && e.value.IsSequence()) {
       for (std::size_t i = 0; i < e.value.size(); ++i)
         value += (i ? "," : "") + doc.scalar(e.value[i], doc.where(e.value[i]), "initialization option '" + e.key + "'");
+    } else if (e.value && e.value.IsMap()) {
+      // A mapping (shift: {qx: 1}) is passed on as "qx=1".
+      for (const MapEntry& m : doc.entries(e.value, "initialization." + e.key))
+        value += (value.empty() ? "" : ",") + m.key + "=" +
+                 doc.scalar(m.value, m.value_where, "initialization." + e.key + "." + m.key);
     } else {
       value = doc.scalar(e.value, e.value_where, "initialization option '" + e.key + "'");
     }
@@ -590,6 +596,32 @@ void read_initialization(const YamlDocument& doc, const std::vector<MapEntry>& e
   } catch (const Error& err) {
     doc.fail(named_option_location(err.what(), fields, section->key_where),
              std::string("initialization: ") + err.what());
+  }
+}
+
+// initialization.method repeat: the shorter problem's path made relative to this file's folder,
+// the shifted states checked by name, no continuation beside it.
+void check_repeat(const YamlDocument& doc, const std::vector<MapEntry>& entries, OcpFile& file) {
+  const MapEntry* section = find_entry(entries, "initialization");
+  SourceLocation where = section ? section->key_where : SourceLocation{};
+  if (section) {
+    const std::vector<MapEntry> fields = doc.entries(section->value, "initialization");
+    if (const MapEntry* shift = find_entry(fields, "shift")) where = shift->value_where;
+  }
+  ocp::InitializationOptions& init = file.initialization;
+  if (file.continuation)
+    doc.fail(section ? section->key_where : where, "initialization.method repeat and a continuation section cannot be combined: the repeated "
+                    "start replaces the first continuation stage's nominal guess; give the continuation to the "
+                    "shorter problem's file instead");
+  const std::filesystem::path problem(init.problem);
+  if (problem.is_relative()) init.problem = (std::filesystem::path(file.path).parent_path() / problem).string();
+  for (const auto& [name, value] : init.shift) {
+    const auto& states = file.state_names;
+    const auto it = std::find(states.begin(), states.end(), name);
+    if (it == states.end()) doc.fail(where, "initialization.shift: '" + name + "' is not a state of the model");
+    if (file.time_freezing && static_cast<int>(it - states.begin()) == file.ocp.clock)
+      doc.fail(where, "initialization.shift: '" + name +
+                          "' is the clock, which moves by the repeated stages' length by itself; leave it out");
   }
 }
 
@@ -1049,6 +1081,8 @@ OcpFile read_ocp(YamlDocument& doc, const std::vector<std::string>& overrides) {
                    ", counted from 0)");
   if (const MapEntry* c = find_entry(entries, "continuation"))
     file.continuation = read_continuation(doc, *c, ms.scope, file.model);
+  if (file.initialization.method == ocp::InitializationOptions::Method::Repeat)
+    check_repeat(doc, entries, file);
   if (const MapEntry* d = find_entry(entries, "draw"))
     file.draw = detail::read_draw(doc, *d, ms.scope, pss.state_names, pss.control_names);
   return file;

@@ -311,6 +311,15 @@ json ocp_common(const OcpFile& file, const ocp::Result& r, const std::vector<Con
                                      {"nlp_solves", r.initialization.nlp_solves},
                                      {"wall_time_s", r.initialization.wall_time_s},
                                      {"steps", homotopy_steps(r.initialization)}};
+  if (!r.initialization.steps.empty() && file.initialization.method == ocp::InitializationOptions::Method::Repeat) {
+    // The shorter problem's own verdict: its solution is what was repeated.
+    json& init = j["solver"]["initialization"];
+    init["problem"] = file.initialization.problem;
+    init["from_stage"] = file.initialization.from_stage;
+    init["status"] = r.initialization.converged ? "converged" : "not_converged";
+    init["complementarity_residual"] = number(r.initialization.residual);
+    init["objective"] = number(r.initialization.objective);
+  }
   return j;
 }
 

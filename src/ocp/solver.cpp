@@ -120,7 +120,8 @@ Solver::Solver(const reformulate::Dcs& dcs, const discretize::OcpSpec& spec, con
   impl_->tr = discretize::transcribe(dcs_, spec_, options_.discretization);
   impl_->homotopy = std::make_unique<mpcc::Homotopy>(impl_->tr.problem, options_.homotopy);
   impl_->nominal = nominal_start(*impl_->homotopy, impl_->tr.problem.n_variables());
-  if (options_.initialization.method != InitializationOptions::Method::Nominal)
+  const InitializationOptions::Method method = options_.initialization.method;
+  if (method == InitializationOptions::Method::Smoothed || method == InitializationOptions::Method::Relaxed)
     impl_->phase1 = make_phase1(dcs_, spec_, options_);
   impl_->modes = std::make_unique<sim::ModeMonitor>(dcs_);
   impl_->construction_time = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -129,6 +130,7 @@ Solver::Solver(const reformulate::Dcs& dcs, const discretize::OcpSpec& spec, con
 Solver::~Solver() = default;
 const discretize::Transcription& Solver::transcription() const { return impl_->tr; }
 mpcc::Homotopy& Solver::homotopy() { return *impl_->homotopy; }
+const std::vector<double>& Solver::nominal_point() const { return impl_->nominal; }
 
 Result Solver::solve() { return solve_initialized(impl_->nominal, nullptr); }
 
@@ -142,6 +144,9 @@ Result Solver::solve(const std::vector<double>& x0) {
 }
 
 Result Solver::solve_initialized(std::vector<double> w0, const std::vector<double>* x0) {
+  if (options_.initialization.method == InitializationOptions::Method::Repeat)
+    throw Error("ocp: initialization method 'repeat' starts from a shorter problem's solution: call "
+                "solve_repeating(cut) with a Solver of that problem (stasis solve reads initialization.problem)");
   if (!impl_->phase1) return solve_from(w0);
   auto t0 = Clock::now();
   Phase1& p = *impl_->phase1;

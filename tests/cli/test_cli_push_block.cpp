@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -95,6 +97,58 @@ TEST(CliPushBlock, SmoothedInitializationReachesTheSameOptimum) {
   int homotopy_iterations = 0;
   for (const auto& s : j["solver"]["homotopy"]) homotopy_iterations += s["iterations"].get<int>();
   EXPECT_EQ(j["solver"]["nlp_iterations"].get<int>(), homotopy_iterations + init["nlp_iterations"].get<int>());
+}
+
+// The block pushed 2 m in 4 s (10 stages) from the 5-stage problem's solution repeated
+// (initialization.method repeat, docs/guide-ocp.md "Initialization"): `stasis check` reads and
+// fits the shorter file, `solve` solves it first (rows i0, i1, ...) and then this one, which stays
+// at two pushes, J = 2·J_5 (tests/ocp/test_ocp_repeat.cpp); result.json records the shorter
+// problem's solve. A shift of an unknown state is an error at its line.
+TEST(CliPushBlock, RepeatedStartFromTheShorterProblem) {
+  namespace fs = std::filesystem;
+  const std::string dir = temp_dir("push_block_repeat");
+  fs::create_directories(dir);
+  std::string cut = read_text(std::string(STASIS_SOURCE_DIR) + "/examples/time_freezing/push_block.yaml");
+  std::string twice = cut;
+  cut.replace(cut.find("stages: 10"), 10, "stages: 5");
+  twice.replace(twice.find("horizon: 2\n"), 11, "horizon: 4\n");
+  twice.replace(twice.find("\"x == 1\""), 8, "\"x == 2\"");
+  twice += "homotopy: {sigma0: 1e-6}\ninitialization:\n  method: repeat\n  problem: cut.yaml\n  shift: {x: 1}\n";
+  std::ofstream(dir + "/cut.yaml") << cut;
+  std::ofstream(dir + "/twice.yaml") << twice;
+  CliRun check = run("check " + dir + "/twice.yaml");
+  EXPECT_EQ(check.exit_code, 0) << check.output;
+
+  const std::string out = dir + "/out";
+  CliRun r = run("solve " + dir + "/twice.yaml -o ocp.validate=false --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("cut.yaml solved first, then repeated from its stage 0, shifting x by 1 per repetition"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("\n  i0 "), std::string::npos) << r.output;
+  auto j = read_json(out + "/result.json");
+  EXPECT_EQ(j["status"], "converged");
+  const double mu_g = 0.5 * 9.81, A = 3.125, cut_objective = 0.4 * (3 * mu_g * mu_g + 2 * A * A);
+  EXPECT_NEAR(j["objective"].get<double>(), 2 * cut_objective, 1e-5);
+  const auto& init = j["solver"]["initialization"];
+  EXPECT_EQ(init["method"], "repeat");
+  EXPECT_EQ(fs::path(init["problem"].get<std::string>()).filename(), "cut.yaml");
+  EXPECT_EQ(init["from_stage"], 0);
+  EXPECT_EQ(init["status"], "converged");
+  EXPECT_NEAR(init["objective"].get<double>(), cut_objective, 1e-5);
+  EXPECT_LE(init["complementarity_residual"].get<double>(), 1e-9);
+  EXPECT_FALSE(init["steps"].empty());
+  int homotopy_iterations = 0;
+  for (const auto& s : j["solver"]["homotopy"]) homotopy_iterations += s["iterations"].get<int>();
+  EXPECT_EQ(j["solver"]["nlp_iterations"].get<int>(), homotopy_iterations + init["nlp_iterations"].get<int>());
+
+  std::string bad = twice;
+  bad.replace(bad.find("shift: {x: 1}"), 13, "shift: {q: 1}");
+  std::ofstream(dir + "/bad.yaml") << bad;
+  CliRun b = run("check " + dir + "/bad.yaml");
+  EXPECT_NE(b.exit_code, 0);
+  EXPECT_NE(b.output.find("bad.yaml:"), std::string::npos) << b.output;
+  EXPECT_NE(b.output.find("initialization.shift: 'q' is not a state of the model"), std::string::npos) << b.output;
 }
 
 }  // namespace

@@ -77,3 +77,55 @@ TEST(TransferStage, CopiesOneStageIntoAStep) {
   EXPECT_THROW(discretize::transfer_stage(from, from_w, 3, to, to_w), Error);  // no stage 3
   EXPECT_THROW(discretize::transfer_stage(from, from_w, 0, from, from_w), Error);  // not one stage
 }
+
+// repeat_stage copies stage k of one transcription into stage j of another and moves the states
+// by a shift: every stage value and end value once (with Radau IIA the last stage point is the
+// element's end, one block), the initial state only into stage 0; the control, algebraics and
+// element lengths as they are. Checked entry by entry with a numbered source vector.
+TEST(TransferStage, RepeatStageShiftsTheStatesOnce) {
+  const model::Pss p = two_fields();
+  const reformulate::Dcs dcs = reformulate::to_dcs(p, reformulate::DcsMode::Stewart);
+  discretize::Options d;
+  d.elements = 2;
+  discretize::OcpSpec three;
+  three.horizon = 1.5;
+  three.stages = 3;
+  discretize::OcpSpec five = three;
+  five.horizon = 2.5;
+  five.stages = 5;
+  const discretize::Transcription from = discretize::transcribe(dcs, three, d);
+  const discretize::Transcription to = discretize::transcribe(dcs, five, d);
+  std::vector<double> from_w(from.problem.n_variables());
+  std::iota(from_w.begin(), from_w.end(), 0.0);
+  std::vector<double> to_w(to.problem.n_variables(), -1.0);
+  const double shift = 1000.0;
+  discretize::repeat_stage(from, from_w, 1, to, to_w, 3, {shift});
+
+  const auto& a = from.map;
+  const auto& b = to.map;
+  auto at = [](const std::vector<double>& w, mpcc::Index i) { return w[static_cast<std::size_t>(i)]; };
+  EXPECT_EQ(at(to_w, b.u[3]), at(from_w, a.u[1]));
+  EXPECT_EQ(at(to_w, b.x0), -1.0);  // not stage 0: untouched
+  for (std::size_t n = 0; n < 2; ++n) {
+    const auto& fa = a.fe[1][n];
+    const auto& fb = b.fe[3][n];
+    EXPECT_EQ(at(to_w, fb.h), at(from_w, fa.h));
+    ASSERT_EQ(fa.X.size(), fb.X.size());
+    for (std::size_t m = 0; m < fa.X.size(); ++m) EXPECT_EQ(at(to_w, fb.X[m]), at(from_w, fa.X[m]) + shift) << m;
+    EXPECT_EQ(at(to_w, fb.x_end), at(from_w, fa.x_end) + shift);
+    for (std::size_t m = 0; m < fa.Z.size(); ++m)
+      for (std::size_t j = 0; j < from.n_z; ++j)
+        EXPECT_EQ(at(to_w, fb.Z[m] + static_cast<mpcc::Index>(j)), at(from_w, fa.Z[m] + static_cast<mpcc::Index>(j)));
+  }
+  // Into stage 0: the initial state (where source stage 1 starts) shifted, its algebraics copied.
+  discretize::repeat_stage(from, from_w, 1, to, to_w, 0, {shift});
+  EXPECT_EQ(at(to_w, b.x0), at(from_w, a.fe[0].back().x_end) + shift);
+  EXPECT_EQ(at(to_w, b.z0), at(from_w, a.fe[0].back().Z.back()));
+  // No shift: a plain copy.
+  discretize::repeat_stage(from, from_w, 2, to, to_w, 4);
+  EXPECT_EQ(at(to_w, b.fe[4][1].x_end), at(from_w, a.fe[2][1].x_end));
+
+  EXPECT_THROW(discretize::repeat_stage(from, from_w, 3, to, to_w, 0), Error);       // no source stage 3
+  EXPECT_THROW(discretize::repeat_stage(from, from_w, 0, to, to_w, 5), Error);       // no target stage 5
+  EXPECT_THROW(discretize::repeat_stage(from, from_w, 0, to, to_w, 0, {1, 2}), Error);  // shift of 2 states
+}

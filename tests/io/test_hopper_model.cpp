@@ -214,6 +214,10 @@ TEST(HopperModel, ADefinitionThatTakesAContactQuantitysNameIsAnError) {
   const std::string named = "      - name: foot\n";
   ASSERT_NE(spaced.find(named), std::string::npos);
   spaced.replace(spaced.find(named), named.size(), "      - name: left foot\n");
+  // The file's Painlevé rows use the contact's quantities by its name.
+  for (std::size_t at = spaced.find("foot_painleve_ratio"); at != std::string::npos;
+       at = spaced.find("foot_painleve_ratio", at))
+    spaced.replace(at, 4, "contact0");
   const std::string path = "      - \"knee_x >= -0.05\"\n";
   spaced.insert(spaced.find(path), "      - \"contact0_painleve_ratio <= 1\"\n");
   const io::OcpFile f = io::read_ocp_string(spaced, "hopper.yaml");

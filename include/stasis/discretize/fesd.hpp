@@ -211,6 +211,18 @@ void transfer_solution(const Transcription& from, const std::vector<double>& fro
 void transfer_stage(const Transcription& from, const std::vector<double>& from_w, std::size_t stage,
                     const Transcription& to, std::vector<double>& to_w, double time_scale = 1.0);
 
+/// Copies stage `stage` of a solution into stage `to_stage` of a start point of another
+/// transcription of the same DCS with the same elements per stage and scheme, adding
+/// `state_shift` (size n_x, or empty for none) to every state value of the stage: its stage and
+/// end values and, for to_stage 0, the initial state. The control, speed of time, algebraics, stage
+/// derivatives and step lengths are copied as they are; for to_stage 0 also the algebraics at the
+/// stage start (a later target stage starts where the one before it ends). Used to start a long
+/// horizon from a short one's solution repeated (ocp::repeat_solution). Throws stasis::Error if the
+/// stages differ.
+void repeat_stage(const Transcription& from, const std::vector<double>& from_w, std::size_t stage,
+                  const Transcription& to, std::vector<double>& to_w, std::size_t to_stage,
+                  const std::vector<double>& state_shift = {});
+
 /// The physical time grid (FE boundaries, starting at 0) of a solution w.
 std::vector<double> time_grid(const Transcription& t, const std::vector<double>& w, const OcpSpec& ocp,
                               const Options& options);

@@ -5,6 +5,7 @@
 // guess at once.
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,5 +41,19 @@ SolveTotals totals(const ocp::Result& result, const std::vector<ContinuationStag
 std::vector<ContinuationStage> solve_continuation(
     const OcpFile& file, const std::function<OcpFile(const std::vector<std::string>&)>& read,
     const ContinuationCallbacks& callbacks = {});
+
+/// The shorter problem of initialization.method repeat (ocp::InitializationOptions::Method::Repeat):
+/// its file and a solver built for it.
+struct RepeatedProblem {
+  OcpFile file;
+  std::unique_ptr<ocp::Solver> solver;
+};
+
+/// Reads file.initialization.problem (as read_ocp_file resolved it) and builds its solver, with
+/// the shorter file's own discretization, homotopy and initialization. Checks that it fits
+/// (ocp::repeat_solution on its nominal point), so a mismatch is reported before any solve. Throws
+/// stasis::Error (naming both files) if the method is not repeat, the file is not an ocp file,
+/// itself asks for a repeated start, or does not fit.
+RepeatedProblem read_repeated_problem(const OcpFile& file, const ocp::Solver& target);
 
 }  // namespace stasis::io

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "stasis/discretize/fesd.hpp"
@@ -35,6 +36,13 @@ struct InitializationOptions {
     /// obstacles that the nominal guess cannot get around but a relaxed solution can be moved
     /// over while σ is still large.
     Relaxed,
+    /// The solution of a shorter problem of the same model (`problem`, solved first from its own
+    /// nominal guess and initialization) repeated to fill the horizon: its stages as they are,
+    /// then its stages from `from_stage` on again and again, each repetition with the states of
+    /// `shift` moved by the shift once more and the clock by the repeated stages' length; the
+    /// homotopy starts from that point (at homotopy.sigma0). For periodic motions such as a gait
+    /// (examples/hopper.yaml). Solver::solve_repeating runs it.
+    Repeat,
   };
   Method method = Method::Nominal;
   double sigma0 = 1e-2;
@@ -55,6 +63,12 @@ struct InitializationOptions {
   /// Positions (0-based) in OcpSpec::path of constraints phase 1 leaves out: obstacles the nominal
   /// guess cannot get around can make phase 1 infeasible. The homotopy has every constraint.
   std::vector<int> omit_path_constraints;
+  /// Method::Repeat: the shorter problem's file (problem files: relative to the file naming it).
+  std::string problem;
+  /// Method::Repeat: the first stage of the shorter problem that is repeated (0-based).
+  int from_stage = 0;
+  /// Method::Repeat: states (by name) moved per repetition and by how much, e.g. {"qx", 1.0}.
+  std::vector<std::pair<std::string, double>> shift;
   /// Throws stasis::Error naming the option if a value is out of range.
   void validate() const;
 };
@@ -131,6 +145,13 @@ class Solver {
   Result solve();
   /// Solve with a new initial state (fixed entries of x0 only); phase 1 as for solve().
   Result solve(const std::vector<double>& x0);
+  /// initialization.method Repeat: solves `cut` (a shorter problem of the same model: its solve(),
+  /// with its own initialization) and this problem from the cut's solution repeated
+  /// (repeat_solution, with initialization.from_stage and shift). The cut's steps are reported
+  /// through on_step as initialization steps (numbered on from i0) and are
+  /// Result::initialization, its time is in solve_time_s. Throws stasis::Error if the method is
+  /// not Repeat or the cut does not fit (repeat_solution).
+  Result solve_repeating(Solver& cut);
   /// Solve from a given MPCC start point (e.g. a previous solution's w), without phase 1.
   Result solve_from(const std::vector<double>& w0);
   /// The same with the multipliers of an earlier solve's last relaxed NLP (Result::homotopy's
@@ -143,6 +164,10 @@ class Solver {
   Result evaluate(const std::vector<double>& w) const;
   const discretize::Transcription& transcription() const;
   const discretize::OcpSpec& spec() const { return spec_; }
+  const reformulate::Dcs& dcs() const { return dcs_; }
+  /// The nominal start point: states at x0, controls at their start values, algebraic variables
+  /// at their defaults (what solve() starts from without an initialization).
+  const std::vector<double>& nominal_point() const;
   const Options& options() const { return options_; }
   mpcc::Homotopy& homotopy();
 
@@ -155,5 +180,15 @@ class Solver {
   Options options_;
   std::unique_ptr<Impl> impl_;
 };
+
+/// The start point of `target` made of the solution `cut_w` of `cut`, a shorter problem of the same
+/// model and discretization with the same control stage length: target stage k is cut stage k for
+/// k < N_cut, then the cut's stages from_stage..N_cut-1 again and again; repetition r (from 1)
+/// has `state_shift` (size n_x, or empty) added r times and, for time-frozen models, the clock
+/// moved by r times the repeated stages' physical length. Variables outside the stages keep the
+/// target's nominal start. Throws stasis::Error naming what differs (states, controls,
+/// discretization, stage length, a time-optimal problem, from_stage out of range).
+std::vector<double> repeat_solution(const Solver& cut, const std::vector<double>& cut_w, const Solver& target,
+                                    std::size_t from_stage, const std::vector<double>& state_shift);
 
 }  // namespace stasis::ocp
