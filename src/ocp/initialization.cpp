@@ -66,7 +66,7 @@ std::vector<InitializationOptionInfo> make_table() {
   t.push_back({"method", "nominal",
                "start of the homotopy: nominal (states at x0, controls at their start values), smoothed "
                "(phase 1: standard time stepping with G·H = σ from the nominal guess, then the homotopy "
-               "from its solution; set homotopy.sigma0 near sigma_final) or relaxed (phase 1: the homotopy "
+               "from its solution; set homotopy.sigma0 near sigma_final), relaxed (phase 1: the homotopy "
                "itself without omit_path_constraints, from the nominal guess; then the homotopy with them "
                "from its solution; set homotopy.sigma0 below sigma_final) or repeat (the solution of a shorter "
                "problem of the same model, `problem`, repeated to fill the horizon: its stages, then those from "
@@ -110,7 +110,7 @@ std::vector<InitializationOptionInfo> make_table() {
                "positions (0-based) in ocp.constraints.path of the constraints phase 1 leaves out, e.g. "
                "obstacles the nominal guess cannot get around; the homotopy has them all",
                [](O& o, const std::string& v) { o.omit_path_constraints = parse_index_list("omit_path_constraints", v); }});
-  t.push_back({"problem", "",
+  t.push_back({"problem", "-",
                "method repeat: the shorter problem's file (kind ocp, the same model, discretization and "
                "control stage length; a path relative to the file naming it), solved first from its own "
                "initialization",
