@@ -574,13 +574,9 @@ std::vector<std::string> multiplier_keys(const nlp::Problem& relaxed) {
   // A problem file's constraint is named "'TEXT' (FILE:LINE:COLUMN)" (model_file.cpp).
   static const std::regex position(R"( \([^()]*:[0-9]+(:[0-9]+)?\)$)");
   std::vector<std::string> keys(relaxed.n_constraints());
-  std::unordered_map<std::string, int> seen;
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    std::string key = std::regex_replace(relaxed.constraint_key(static_cast<nlp::Index>(i)), position, "");
-    const int n = ++seen[key];
-    keys[i] = n == 1 ? key : key + " #" + std::to_string(n);
-  }
-  return keys;
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    keys[i] = std::regex_replace(relaxed.constraint_key(static_cast<nlp::Index>(i)), position, "");
+  return nlp::numbered_keys(std::move(keys));
 }
 
 std::optional<MatchedMultipliers> match_multipliers(const MpccStart& start, const std::vector<std::string>& keys,
@@ -594,15 +590,13 @@ std::optional<MatchedMultipliers> match_multipliers(const MpccStart& start, cons
       start.constraint_keys.empty() ? given.lambda_g.size() == keys.size() : start.constraint_keys == keys;
   if (same_rows) return r;
   if (start.constraint_keys.empty()) return std::nullopt;
-  std::unordered_map<std::string, std::size_t> row_of;
-  for (std::size_t i = 0; i < start.constraint_keys.size(); ++i) row_of.emplace(start.constraint_keys[i], i);
+  const std::vector<std::ptrdiff_t> row = nlp::match_keys(start.constraint_keys, keys);
   r.multipliers.lambda_g.assign(keys.size(), 0.0);
   r.matched = 0;
   r.by_key = true;
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    const auto it = row_of.find(keys[i]);
-    if (it == row_of.end()) continue;
-    r.multipliers.lambda_g[i] = given.lambda_g[it->second];
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    if (row[i] < 0) continue;
+    r.multipliers.lambda_g[i] = given.lambda_g[static_cast<std::size_t>(row[i])];
     ++r.matched;
   }
   if (r.matched == 0) return std::nullopt;

@@ -44,17 +44,15 @@ std::optional<nlp::Multipliers> carry_multipliers(const nlp::Problem& from, cons
   if (m.lambda_g.size() != from.n_constraints() || m.z_lower.size() != to.n_variables() ||
       m.z_upper.size() != to.n_variables() || from.n_variables() != to.n_variables())
     return std::nullopt;
-  std::unordered_map<std::string, std::vector<std::size_t>> rows_of;
-  for (std::size_t i = 0; i < from.n_constraints(); ++i) rows_of[from.constraint_key(static_cast<Index>(i))].push_back(i);
-  std::unordered_map<std::string, std::size_t> taken;
+  auto keys = [](const nlp::Problem& p) {
+    std::vector<std::string> k(p.n_constraints());
+    for (std::size_t i = 0; i < k.size(); ++i) k[i] = p.constraint_key(static_cast<Index>(i));
+    return nlp::numbered_keys(std::move(k));
+  };
+  const std::vector<std::ptrdiff_t> row = nlp::match_keys(keys(from), keys(to));
   nlp::Multipliers carried{std::vector<double>(to.n_constraints(), 0.0), m.z_lower, m.z_upper};
-  for (std::size_t i = 0; i < to.n_constraints(); ++i) {
-    const std::string key = to.constraint_key(static_cast<Index>(i));
-    const auto it = rows_of.find(key);
-    if (it == rows_of.end()) continue;
-    std::size_t& k = taken[key];
-    if (k < it->second.size()) carried.lambda_g[i] = m.lambda_g[it->second[k++]];
-  }
+  for (std::size_t i = 0; i < row.size(); ++i)
+    if (row[i] >= 0) carried.lambda_g[i] = m.lambda_g[static_cast<std::size_t>(row[i])];
   return carried;
 }
 

@@ -426,4 +426,22 @@ std::size_t Problem::hessian_nnz() const { return impl_->hess_rows.size(); }
 const std::vector<Index>& Problem::hessian_rows() const { return impl_->hess_rows; }
 const std::vector<Index>& Problem::hessian_cols() const { return impl_->hess_cols; }
 
+std::vector<std::string> numbered_keys(std::vector<std::string> keys) {
+  std::unordered_map<std::string, int> seen;
+  for (std::string& key : keys) {
+    const int n = ++seen[key];
+    if (n > 1) key += " #" + std::to_string(n);
+  }
+  return keys;
+}
+
+std::vector<std::ptrdiff_t> match_keys(const std::vector<std::string>& from, const std::vector<std::string>& to) {
+  std::unordered_map<std::string, std::ptrdiff_t> position;
+  for (std::size_t i = 0; i < from.size(); ++i) position.emplace(from[i], static_cast<std::ptrdiff_t>(i));
+  std::vector<std::ptrdiff_t> match(to.size(), -1);
+  for (std::size_t i = 0; i < to.size(); ++i)
+    if (const auto it = position.find(to[i]); it != position.end()) match[i] = it->second;
+  return match;
+}
+
 }  // namespace stasis::nlp

@@ -906,16 +906,15 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       // (Validation::stages_from_ocp).
       const bool with_ocp_motion = vo.transcription != nullptr && next == k + 1 && vo.steps_per_stage == 1 &&
                                    r.w.size() == vo.transcription->problem.n_variables();
-      // The OCP's motion in stage k as a point of the step's MPCC, from the re-simulated start.
-      auto ocp_motion = [&] {
-        const discretize::Transcription& step = integrator.transcription();
-        std::vector<double> w = step.problem.start();
-        discretize::transfer_stage(*vo.transcription, r.w, k, step, w, 1.0 / factor);
-        std::copy(y.begin(), y.end(), w.begin() + step.map.x0);
-        return w;
-      };
+      // The OCP's motion in stage k as a point of the step's MPCC, from the re-simulated start
+      // (built once, for (1) and (2)).
+      std::vector<double> ocp_motion;
       if (!reproduced() && with_ocp_motion) {
-        const sim::StepGuess guess{ocp_motion(), kOcpGuessSigma0};
+        const discretize::Transcription& step = integrator.transcription();
+        ocp_motion = step.problem.start();
+        discretize::transfer_stage(*vo.transcription, r.w, k, step, ocp_motion, 1.0 / factor);
+        std::copy(y.begin(), y.end(), ocp_motion.begin() + step.map.x0);
+        const sim::StepGuess guess{ocp_motion, kOcpGuessSigma0};
         sim::Result g = run(integrator, y, &guess);
         const double dg = deviation_at_end(g.states.back());
         if (g.converged && dg <= end_limit) {
@@ -926,7 +925,7 @@ Validation validate(const reformulate::TimeFrozenModel& model, const discretize:
       }
       if (!reproduced() && with_ocp_motion) {
         const discretize::Transcription& step = integrator.transcription();
-        const std::vector<double> w = ocp_motion();
+        const std::vector<double>& w = ocp_motion;
         const auto x0 = static_cast<std::size_t>(step.map.x0);
         // The step's x0 bounds are the integrator's construction-time values (it fixes them to
         // the current state when it steps), so they are not part of this check: of the n_x + 1

@@ -97,3 +97,13 @@ TEST(Ipopt, BadInputIsReported) {
     EXPECT_NE(std::string(e.what()).find("logx"), std::string::npos) << e.what();
   }
 }
+
+// Rows matched by key (multipliers carried to a changed NLP: the ℓ1-penalty finish, start.json):
+// a repeated key's rows pair in order, keys without a partner give -1.
+TEST(NlpKeys, RepeatedKeysAreNumberedAndMatchedInOrder) {
+  const std::vector<std::string> from = stasis::nlp::numbered_keys({"a", "b", "a", "c", "a"});
+  EXPECT_EQ(from, (std::vector<std::string>{"a", "b", "a #2", "c", "a #3"}));
+  const std::vector<std::string> to = stasis::nlp::numbered_keys({"a", "a", "d", "b"});
+  EXPECT_EQ(stasis::nlp::match_keys(from, to), (std::vector<std::ptrdiff_t>{0, 2, -1, 1}));
+  EXPECT_TRUE(stasis::nlp::match_keys({}, {}).empty());
+}

@@ -140,4 +140,12 @@ class Problem {
   std::unique_ptr<Impl> impl_;
 };
 
+/// Makes repeated keys unique: the second "k" becomes "k #2", the third "k #3", ...; so rows
+/// matched by key (match_keys) pair a repeated key's rows in order. For Problem::constraint_key
+/// lists, whose keys repeat for equal blocks.
+std::vector<std::string> numbered_keys(std::vector<std::string> keys);
+/// For each key of `to`, the position of the same key in `from`, or -1 if it has none (keys
+/// unique, e.g. numbered_keys).
+std::vector<std::ptrdiff_t> match_keys(const std::vector<std::string>& from, const std::vector<std::string>& to);
+
 }  // namespace stasis::nlp
