@@ -39,10 +39,14 @@ examples: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target $(EXAMPLES)
 	@for e in $(EXAMPLES); do echo "== $(BUILD_DIR)/bin/$$e"; $(BUILD_DIR)/bin/$$e || exit 1; done
 
-# docs/report-screenshot.png: the report of REPORT_EXAMPLE in headless Chromium (docs/report.md).
+# docs/report-screenshot.png: the report of REPORT_EXAMPLE in headless Chromium (docs/report.md);
+# docs/hopper-report.png: the report of the hopper's result in HOPPER_RESULT (docs/hopper holds the
+# one `make demo` wrote, out/hopper; copy a new one there to update it).
 REPORT_EXAMPLE ?= examples/time_freezing/particle_friction.yaml
+HOPPER_RESULT ?= docs/hopper
 docs: build
 	@bash scripts/report-screenshot.sh $(BUILD_DIR) $(REPORT_EXAMPLE) docs/report-screenshot.png
+	@bash scripts/report-screenshot.sh $(BUILD_DIR) $(HOPPER_RESULT) docs/hopper-report.png 2400
 
 # Installs headers, libstasis, the CLI, the CMake package and stasis.pc (docs/install.md).
 # Does not build (so that `sudo make install` writes no root-owned files into the build tree):

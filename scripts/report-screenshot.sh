@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates a report screenshot for the docs (make docs): runs the CLI on a problem file (which
-# writes report.html), opens the report in headless Chromium with ?autoplay so that the animation
-# is under way, and saves the top of the page as a PNG.
+# writes report.html), or rebuilds the report of a result directory that holds result.json (e.g.
+# docs/hopper, the hopper's result: half an hour to solve again), opens the report in headless
+# Chromium with ?autoplay so that the animation is under way, and saves the top of the page as a PNG.
 #
-# usage: scripts/report-screenshot.sh BUILD_DIR PROBLEM_FILE OUTPUT_PNG [HEIGHT]
+# usage: scripts/report-screenshot.sh BUILD_DIR PROBLEM_FILE|RESULT_DIR OUTPUT_PNG [HEIGHT]
 set -euo pipefail
 build=$1
 problem=$2
@@ -20,9 +21,16 @@ work="$build/docs_report"
 out="$work/$(basename "${problem%.*}")"
 rm -rf "$work"
 mkdir -p "$work"
-command=simulate
-grep -q '^kind: *ocp' "$problem" && command=solve
-"$build/bin/stasis" "$command" "$problem" --out "$out" -q
+if [ -d "$problem" ]; then
+  [ -f "$problem/result.json" ] || { echo "report-screenshot: $problem has no result.json" >&2; exit 1; }
+  mkdir -p "$out"
+  cp "$problem/result.json" "$out/"
+  "$build/bin/stasis" report "$out" >/dev/null
+else
+  command=simulate
+  grep -q '^kind: *ocp' "$problem" && command=solve
+  "$build/bin/stasis" "$command" "$problem" --out "$out" -q
+fi
 timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --disable-extensions \
   --user-data-dir="$work/profile" --virtual-time-budget=1500 --window-size=1200,"$height" \
   --screenshot="$(realpath -m "$png")" "file://$(realpath "$out")/report.html?autoplay" > "$work/chromium.log" 2>&1 ||

@@ -26,6 +26,31 @@ model::Pss two_fields() {
   return p;
 }
 
+// A 3-stage transcription of two_fields (2 elements per stage, 0.5 per stage) with a numbered
+// solution vector (entry i = i), and a target of `target_stages` stages of the same length filled
+// with -1.
+struct Numbered {
+  discretize::Transcription from, to;
+  std::vector<double> from_w, to_w;
+};
+
+Numbered numbered(int target_stages) {
+  const reformulate::Dcs dcs = reformulate::to_dcs(two_fields(), reformulate::DcsMode::Stewart);
+  discretize::Options d;
+  d.elements = 2;
+  discretize::OcpSpec three;
+  three.horizon = 1.5;
+  three.stages = 3;
+  discretize::OcpSpec target = three;
+  target.horizon = 0.5 * target_stages;
+  target.stages = target_stages;
+  Numbered n{discretize::transcribe(dcs, three, d), discretize::transcribe(dcs, target, d), {}, {}};
+  n.from_w.resize(n.from.problem.n_variables());
+  std::iota(n.from_w.begin(), n.from_w.end(), 0.0);
+  n.to_w.assign(n.to.problem.n_variables(), -1.0);
+  return n;
+}
+
 }  // namespace
 
 // transfer_stage copies stage k of a 3-stage transcription into the single stage of an integrator
@@ -33,21 +58,8 @@ model::Pss two_fields() {
 // point of stage k − 1, the first element's λ_prev), control, and every element's length, stage
 // values and end state. Checked entry by entry with a numbered source vector.
 TEST(TransferStage, CopiesOneStageIntoAStep) {
-  const model::Pss p = two_fields();
-  const reformulate::Dcs dcs = reformulate::to_dcs(p, reformulate::DcsMode::Stewart);
-  discretize::Options d;
-  d.elements = 2;
-  discretize::OcpSpec three;
-  three.horizon = 1.5;
-  three.stages = 3;
-  discretize::OcpSpec one = three;
-  one.horizon = 0.5;
-  one.stages = 1;
-  const discretize::Transcription from = discretize::transcribe(dcs, three, d);
-  const discretize::Transcription to = discretize::transcribe(dcs, one, d);
-  std::vector<double> from_w(from.problem.n_variables());
-  std::iota(from_w.begin(), from_w.end(), 0.0);
-  std::vector<double> to_w(to.problem.n_variables(), -1.0);
+  Numbered n = numbered(1);
+  auto& [from, to, from_w, to_w] = n;
   discretize::transfer_stage(from, from_w, 1, to, to_w);
 
   const auto& a = from.map;
@@ -75,7 +87,8 @@ TEST(TransferStage, CopiesOneStageIntoAStep) {
   EXPECT_EQ(at(stretched, b.fe[0][1].x_end), at(from_w, a.fe[1][1].x_end));
 
   EXPECT_THROW(discretize::transfer_stage(from, from_w, 3, to, to_w), Error);  // no stage 3
-  EXPECT_THROW(discretize::transfer_stage(from, from_w, 0, from, from_w), Error);  // not one stage
+  std::vector<double> same = from_w;
+  EXPECT_THROW(discretize::transfer_stage(from, from_w, 0, from, same), Error);  // not one stage
 }
 
 // repeat_stage copies stage k of one transcription into stage j of another and moves the states
@@ -83,21 +96,8 @@ TEST(TransferStage, CopiesOneStageIntoAStep) {
 // element's end, one block), the initial state only into stage 0; the control, algebraics and
 // element lengths as they are. Checked entry by entry with a numbered source vector.
 TEST(TransferStage, RepeatStageShiftsTheStatesOnce) {
-  const model::Pss p = two_fields();
-  const reformulate::Dcs dcs = reformulate::to_dcs(p, reformulate::DcsMode::Stewart);
-  discretize::Options d;
-  d.elements = 2;
-  discretize::OcpSpec three;
-  three.horizon = 1.5;
-  three.stages = 3;
-  discretize::OcpSpec five = three;
-  five.horizon = 2.5;
-  five.stages = 5;
-  const discretize::Transcription from = discretize::transcribe(dcs, three, d);
-  const discretize::Transcription to = discretize::transcribe(dcs, five, d);
-  std::vector<double> from_w(from.problem.n_variables());
-  std::iota(from_w.begin(), from_w.end(), 0.0);
-  std::vector<double> to_w(to.problem.n_variables(), -1.0);
+  Numbered n = numbered(5);
+  auto& [from, to, from_w, to_w] = n;
   const double shift = 1000.0;
   discretize::repeat_stage(from, from_w, 1, to, to_w, 3, {shift});
 
