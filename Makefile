@@ -41,7 +41,8 @@ examples: configure
 
 # docs/report-screenshot.png: the report of REPORT_EXAMPLE in headless Chromium (docs/report.md);
 # docs/hopper-report.png: the report of the hopper's result in HOPPER_RESULT (docs/hopper holds the
-# one `make demo` wrote, out/hopper; copy a new one there to update it).
+# one `make demo` writes to out/hopper, gzipped: `gzip -c out/hopper/result.json >
+# docs/hopper/result.json.gz` updates it; HOPPER_RESULT=out/hopper uses a new one directly).
 REPORT_EXAMPLE ?= examples/time_freezing/particle_friction.yaml
 HOPPER_RESULT ?= docs/hopper
 docs: build

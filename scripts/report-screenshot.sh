@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates a report screenshot for the docs (make docs): runs the CLI on a problem file (which
-# writes report.html), or rebuilds the report of a result directory that holds result.json (e.g.
-# docs/hopper, the hopper's result: half an hour to solve again), opens the report in headless
+# writes report.html), or rebuilds the report of a result directory that holds result.json or
+# result.json.gz (e.g. docs/hopper, the hopper's result: half an hour to solve again), opens the report in headless
 # Chromium with ?autoplay so that the animation is under way, and saves the top of the page as a PNG.
 #
 # usage: scripts/report-screenshot.sh BUILD_DIR PROBLEM_FILE|RESULT_DIR OUTPUT_PNG [HEIGHT]
@@ -22,9 +22,15 @@ out="$work/$(basename "${problem%.*}")"
 rm -rf "$work"
 mkdir -p "$work"
 if [ -d "$problem" ]; then
-  [ -f "$problem/result.json" ] || { echo "report-screenshot: $problem has no result.json" >&2; exit 1; }
   mkdir -p "$out"
-  cp "$problem/result.json" "$out/"
+  if [ -f "$problem/result.json" ]; then
+    cp "$problem/result.json" "$out/"
+  elif [ -f "$problem/result.json.gz" ]; then
+    gunzip -c "$problem/result.json.gz" > "$out/result.json"
+  else
+    echo "report-screenshot: $problem has no result.json (or result.json.gz)" >&2
+    exit 1
+  fi
   "$build/bin/stasis" report "$out" >/dev/null
 else
   command=simulate

@@ -52,14 +52,15 @@ std::vector<ContinuationStage> solve_continuation(
   return stages;
 }
 
-RepeatedProblem read_repeated_problem(const OcpFile& file, const ocp::Solver& target) {
+RepeatedProblem read_repeated_problem(const OcpFile& file, const ocp::Solver& target,
+                                      const std::vector<std::string>& overrides) {
   const ocp::InitializationOptions& init = file.initialization;
   if (init.method != ocp::InitializationOptions::Method::Repeat)
     throw Error(file.path + ": initialization.method is not repeat");
   const std::string context = file.path + ": initialization.problem " + init.problem + ": ";
   if (const std::string kind = read_kind(init.problem); kind != "ocp")
     throw Error(context + "the shorter problem must be an ocp file (it has kind '" + kind + "')");
-  RepeatedProblem cut{read_ocp_file(init.problem), nullptr};
+  RepeatedProblem cut{read_ocp_file(init.problem, overrides), nullptr};
   if (cut.file.initialization.method == ocp::InitializationOptions::Method::Repeat)
     throw Error(context + "it asks for a repeated start itself; give it another initialization");
   const ocp::Options options{cut.file.discretization, cut.file.homotopy, cut.file.initialization};

@@ -6,7 +6,8 @@
 # are there, and that the animation advanced (?autoplay: <body data-frame> > 0 after 3 s of virtual
 # time); then takes a screenshot and checks it is a PNG of a reasonable size. Then the same for the
 # report of a time-frozen OCP (examples/time_freezing/time_optimal_bounce.yaml with 5 stages): no
-# script errors, and its validation section is there.
+# script errors, and its validation section is there. Last the hopper's report, from its committed
+# result (docs/hopper/result.json.gz): the same checks as the first, with the three holes.
 #
 # usage: run_browser_test.sh STASIS_CLI SOURCE_DIR WORK_DIR
 # Exit 77 (ctest: skipped) only when Chromium is not installed and CI is not set; in CI a missing
@@ -99,4 +100,39 @@ grep -q 'class="validation-verdict check-' "$work/dom-ocp.html" || fail "no vali
 grep -q 'aria-label="deviation at the end of each control stage"' "$work/dom-ocp.html" ||
   fail "no plot of the deviation per stage in the OCP report"
 grep -q '<th>frozen stages</th>' "$work/dom-ocp.html" || fail "no 'frozen stages' row in the OCP report's summary"
+
+# The hopper's report (examples/hopper.yaml, issue #6), rebuilt by `stasis report` from the result
+# committed in docs/hopper (what `make demo` writes to out/hopper; the solve takes half an hour):
+# no script errors, the plots, the animation with the three holes and advancing, key frames at the
+# touchdowns, the impacts marked, the validation section; then a screenshot.
+hop="$work/hopper"
+mkdir -p "$hop"
+gunzip -c "$src/docs/hopper/result.json.gz" > "$hop/result.json" || fail "cannot unpack docs/hopper/result.json.gz"
+"$cli" report "$hop" > "$work/cli-hopper.log" 2>&1 || { cat "$work/cli-hopper.log"; fail "stasis report failed on the hopper's result"; }
+timeout 60 "$chrome" "${flags[@]}" --virtual-time-budget=3000 --dump-dom "file://$hop/report.html?autoplay" \
+  > "$work/dom-hopper.html" 2> "$work/chromium-dom-hopper.log" ||
+  { tail -20 "$work/chromium-dom-hopper.log"; fail "chromium --dump-dom failed on the hopper's report"; }
+body=$(grep -o '<body[^>]*>' "$work/dom-hopper.html" | head -1)
+echo "hopper report body: $body"
+[ -z "$(attr data-errors)" ] || fail "script errors in the hopper's report: $(attr data-errors)"
+[ "$(attr data-status)" = "ok" ] || fail "the hopper's report script did not finish (data-status=\"$(attr data-status)\")"
+frame=$(attr data-frame)
+[[ "$frame" =~ ^[0-9]+$ ]] && [ "$frame" -gt 0 ] || fail "the hopper's animation did not advance (data-frame=$frame)"
+plots=$(grep -o '<svg[^>]*class="stasis-plot"' "$work/dom-hopper.html" | wc -l)
+anim=$(grep -o '<svg[^>]*class="stasis-anim"' "$work/dom-hopper.html" | wc -l)
+frames=$(grep -o '<svg[^>]*class="stasis-frame"' "$work/dom-hopper.html" | wc -l)
+holes=$(grep -o '<ellipse class="obstacle"' "$work/dom-hopper.html" | wc -l)
+echo "hopper: svg plots $plots, animation $anim, key frames $frames, hole ellipses $holes, frame index $frame"
+[ "$plots" -ge 8 ] || fail "expected at least 8 SVG plots in the hopper's report, found $plots"
+[ "$anim" -eq 1 ] || fail "expected one animation in the hopper's report, found $anim"
+[ "$frames" -ge 4 ] || fail "expected key frames (start, three touchdowns, ...) in the hopper's report, found $frames"
+[ "$holes" -ge 3 ] || fail "expected the three holes (ellipses) in the hopper's animation and key frames, found $holes"
+grep -q 'class="event impact"' "$work/dom-hopper.html" || fail "no impact marker in the hopper's plots"
+grep -q '<section id="validation">' "$work/dom-hopper.html" || fail "no validation section in the hopper's report"
+timeout 60 "$chrome" "${flags[@]}" --virtual-time-budget=1500 --window-size=1200,2400 --screenshot="$work/hopper.png" \
+  "file://$hop/report.html?autoplay" > "$work/chromium-shot-hopper.log" 2>&1 ||
+  { tail -20 "$work/chromium-shot-hopper.log"; fail "chromium --screenshot failed on the hopper's report"; }
+size=$(stat -c %s "$work/hopper.png")
+echo "hopper screenshot: $work/hopper.png, $size bytes"
+[ "$size" -gt 30000 ] || fail "the hopper's screenshot is only $size bytes (a blank page?)"
 echo "PASS"

@@ -279,7 +279,7 @@ TEST(StepControls, SpeedOfTimePullChangesNoEquation) {
 // and ends within 1e-6 of the OCP's stage end (the validation's reproduction tolerance;
 // measured 2.1e-7, docs/hopper-experiments.md, session 31).
 TEST(StepControls, StanceStepRetriedFromASmallSigmaReproducesTheOcpStage) {
-  const io::OcpFile file = io::read_ocp_file(std::string(STASIS_SOURCE_DIR) + "/bench/hopper/one_hole_v10.yaml", {});
+  const io::OcpFile file = io::read_ocp_file(std::string(STASIS_SOURCE_DIR) + "/examples/hopper_one_hole.yaml", {});
   sim::Options o;
   o.horizon = 0.125;
   o.steps = 1;

@@ -54,6 +54,8 @@ struct RepeatedProblem {
 /// (ocp::repeat_solution on its nominal point), so a mismatch is reported before any solve. Throws
 /// stasis::Error (naming both files) if the method is not repeat, the file is not an ocp file,
 /// itself asks for a repeated start, or does not fit.
-RepeatedProblem read_repeated_problem(const OcpFile& file, const ocp::Solver& target);
+/// `overrides` ("-o" arguments) apply to the shorter file (e.g. a benchmark's iteration limits).
+RepeatedProblem read_repeated_problem(const OcpFile& file, const ocp::Solver& target,
+                                      const std::vector<std::string>& overrides = {});
 
 }  // namespace stasis::io
