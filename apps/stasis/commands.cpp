@@ -338,6 +338,7 @@ int run_solve(const CommonOptions& o) {
   ocp::Result r = !start.empty() ? solver.solve_from(start, start_duals ? &*start_duals : nullptr)
                   : repeated     ? solver.solve_repeating(*repeated->solver)
                                  : solver.solve();
+  repeated.reset();  // the shorter problem's solver is done with: its memory for the validation
   if (start_duals && !r.homotopy.duals0_used && !o.quiet)
     fmt::print("note: the multipliers of {} belong to another relaxed NLP (other constraints or options): the first "
                "step started without them\n",

@@ -58,8 +58,13 @@ RepeatedProblem read_repeated_problem(const OcpFile& file, const ocp::Solver& ta
   if (init.method != ocp::InitializationOptions::Method::Repeat)
     throw Error(file.path + ": initialization.method is not repeat");
   const std::string context = file.path + ": initialization.problem " + init.problem + ": ";
-  if (const std::string kind = read_kind(init.problem); kind != "ocp")
-    throw Error(context + "the shorter problem must be an ocp file (it has kind '" + kind + "')");
+  std::string kind;
+  try {
+    kind = read_kind(init.problem);
+  } catch (const Error& e) {
+    throw Error(context + e.what());
+  }
+  if (kind != "ocp") throw Error(context + "the shorter problem must be an ocp file (it has kind '" + kind + "')");
   RepeatedProblem cut{read_ocp_file(init.problem, overrides), nullptr};
   if (cut.file.initialization.method == ocp::InitializationOptions::Method::Repeat)
     throw Error(context + "it asks for a repeated start itself; give it another initialization");

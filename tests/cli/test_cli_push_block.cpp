@@ -103,7 +103,8 @@ TEST(CliPushBlock, SmoothedInitializationReachesTheSameOptimum) {
 // (initialization.method repeat, docs/guide-ocp.md "Initialization"): `stasis check` reads and
 // fits the shorter file, `solve` solves it first (rows i0, i1, ...) and then this one, which stays
 // at two pushes, J = 2·J_5 (tests/ocp/test_ocp_repeat.cpp); result.json records the shorter
-// problem's solve. A shift of an unknown state is an error at its line.
+// problem's solve. A shift of an unknown state is an error at its line, a missing shorter file an
+// error that names both files.
 TEST(CliPushBlock, RepeatedStartFromTheShorterProblem) {
   namespace fs = std::filesystem;
   const std::string dir = temp_dir("push_block_repeat");
@@ -149,6 +150,14 @@ TEST(CliPushBlock, RepeatedStartFromTheShorterProblem) {
   EXPECT_NE(b.exit_code, 0);
   EXPECT_NE(b.output.find("bad.yaml:"), std::string::npos) << b.output;
   EXPECT_NE(b.output.find("initialization.shift: 'q' is not a state of the model"), std::string::npos) << b.output;
+  // A shorter problem that is not there: both files named.
+  std::string missing = twice;
+  missing.replace(missing.find("problem: cut.yaml"), 17, "problem: gone.yaml");
+  std::ofstream(dir + "/missing.yaml") << missing;
+  CliRun m = run("check " + dir + "/missing.yaml");
+  EXPECT_NE(m.exit_code, 0);
+  EXPECT_NE(m.output.find("missing.yaml: initialization.problem"), std::string::npos) << m.output;
+  EXPECT_NE(m.output.find("cannot read problem file"), std::string::npos) << m.output;
 }
 
 }  // namespace
