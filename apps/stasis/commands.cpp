@@ -4,6 +4,7 @@
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -53,6 +54,29 @@ std::string shift_text(const std::vector<std::pair<std::string, double>>& shift)
   std::string out;
   for (const auto& [name, value] : shift) out += fmt::format("{}{} by {:g}", out.empty() ? "" : ", ", name, value);
   return out.empty() ? out : ", shifting " + out + " per repetition";
+}
+
+// Impacts, lift-offs and touchdowns without an impact in time order, then the flight phases
+// (time-frozen results).
+void print_contact_events(const sim::PhysicalTrajectory& p) {
+  std::vector<std::pair<double, std::string>> lines;
+  for (const auto& imp : p.impacts)
+    lines.emplace_back(imp.time, fmt::format("impact at t = {:.10g}: contact {}{}", imp.time,
+                                             imp.contacts.empty() ? -1 : imp.contacts[0],
+                                             imp.impulse.empty() ? std::string()
+                                                                 : fmt::format(", impulse {:.6g}", imp.impulse[0])));
+  for (const auto& l : p.liftoffs)
+    lines.emplace_back(l.time, fmt::format("lift-off at t = {:.10g}: contact {}", l.time, l.contact));
+  for (const auto& l : p.touchdowns)
+    lines.emplace_back(l.time, fmt::format("touchdown without impact at t = {:.10g}: contact {}", l.time, l.contact));
+  std::stable_sort(lines.begin(), lines.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [t, line] : lines) fmt::print("{}\n", line);
+  if (!p.flight_phases.empty()) {
+    std::string phases;
+    for (const auto& [start, end] : p.flight_phases)
+      phases += fmt::format("{}[{:.6g}, {:.6g}]", phases.empty() ? "" : ", ", start, end);
+    fmt::print("flight phases (no contact force): {}\n", phases);
+  }
 }
 
 void require_kind(const std::string& file, const std::string& expected) {
@@ -188,9 +212,7 @@ int run_simulate(const CommonOptions& o) {
                r.nlp_iterations, r.solve_time_s, r.construction_time_s);
     for (const auto& w : p.warnings) fmt::print("warning: {}\n", w);
     if (!o.quiet) {
-      for (const auto& imp : p.impacts)
-        fmt::print("impact at t = {:.10g}: contact {}{}\n", imp.time, imp.contacts.empty() ? -1 : imp.contacts[0],
-                   imp.impulse.empty() ? std::string() : fmt::format(", impulse {:.6g}", imp.impulse[0]));
+      print_contact_events(p);
       std::string values;
       for (std::size_t i = 0; i < p.state_names.size(); ++i)
         values += fmt::format("{}{} = {:.10g}", i ? ", " : "", p.state_names[i], p.states.back()[i]);
@@ -413,9 +435,7 @@ int run_solve(const CommonOptions& o) {
                  fmt::join(p.frozen_stages, ", "));
     if (!o.quiet) {
       if (v) fmt::print("validation: {} ({:.3f} s)\n", v->message, v->wall_time_s);
-      for (const auto& imp : p.trajectory.impacts)
-        fmt::print("impact at t = {:.10g}: contact {}{}\n", imp.time, imp.contacts.empty() ? -1 : imp.contacts[0],
-                   imp.impulse.empty() ? std::string() : fmt::format(", impulse {:.6g}", imp.impulse[0]));
+      print_contact_events(p.trajectory);
       fmt::print("wrote {}/result.json, trajectory.csv (physical time), numerical.csv, events.csv\n", dir);
     }
     write_report_for(dir, o.quiet);

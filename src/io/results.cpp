@@ -183,7 +183,21 @@ void time_frozen_fields(json& j, const model::Pss& pss, const TimeFreezingFile& 
       e["contact_name"] = names[static_cast<std::size_t>(imp.contacts[0])];
     events.push_back(e);
   }
+  for (const auto& [kind, changes] : {std::pair{"liftoff", &p.liftoffs}, std::pair{"touchdown", &p.touchdowns}})
+    for (const sim::ContactChange& l : *changes) {
+      json e = {{"time", number(l.time)}, {"kind", kind}, {"contact", l.contact}};
+      if (static_cast<std::size_t>(l.contact) < names.size())
+        e["contact_name"] = names[static_cast<std::size_t>(l.contact)];
+      events.push_back(e);
+    }
+  std::stable_sort(events.begin(), events.end(),
+                   [](const json& a, const json& b) { return a["time"].get<double>() < b["time"].get<double>(); });
   j["events"] = events;
+  if (!p.contact_force.empty()) {
+    json flights = json::array();
+    for (const auto& [start, end] : p.flight_phases) flights.push_back({number(start), number(end)});
+    j["flight_phases"] = flights;
+  }
   if (!p.contact_force.empty()) {
     json forces = json::array();
     for (const auto& f : p.contact_force) {
@@ -242,28 +256,39 @@ std::string impacts_csv(const sim::PhysicalTrajectory& p) {
   for (const auto& n : p.state_names) s += "," + n + "_before";
   for (const auto& n : p.state_names) s += "," + n + "_after";
   s += "\n";
+  // Rows in time order: impacts (one row per contact of the jump), lift-offs and touchdowns
+  // without an impact (no impulse or states: the contact opens or closes without a jump).
+  std::vector<std::pair<double, std::string>> rows;
   char buf[64];
-  auto add = [&](double v) {
+  auto add = [&](std::string& row, double v) {
     std::snprintf(buf, sizeof buf, ",%.17g", v);
-    s += buf;
+    row += buf;
+  };
+  auto time_text = [&](double t) {
+    std::snprintf(buf, sizeof buf, "%.17g", t);
+    return std::string(buf);
   };
   for (const sim::Impact& imp : p.impacts) {
-    // One row per contact of the jump (several contacts may close at the same time).
     for (std::size_t c = 0; c < std::max<std::size_t>(imp.contacts.size(), 1); ++c) {
-      std::snprintf(buf, sizeof buf, "%.17g", imp.time);
-      s += std::string(buf) + ",impact";
+      std::string row = time_text(imp.time) + ",impact";
       if (c < imp.contacts.size()) {
-        s += "," + std::to_string(imp.contacts[c]);
-        add(imp.impulse[c]);
+        row += "," + std::to_string(imp.contacts[c]);
+        add(row, imp.impulse[c]);
       } else {
-        s += ",,";
+        row += ",,";
       }
-      add(imp.numerical_duration);
-      for (double v : imp.before) add(v);
-      for (double v : imp.after) add(v);
-      s += "\n";
+      add(row, imp.numerical_duration);
+      for (double v : imp.before) add(row, v);
+      for (double v : imp.after) add(row, v);
+      rows.emplace_back(imp.time, row + "\n");
     }
   }
+  for (const auto& [kind, changes] : {std::pair{",liftoff,", &p.liftoffs}, std::pair{",touchdown,", &p.touchdowns}})
+    for (const sim::ContactChange& l : *changes)
+      rows.emplace_back(l.time, time_text(l.time) + kind + std::to_string(l.contact) + ",," +
+                                    std::string(2 * p.state_names.size(), ',') + "\n");
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& r : rows) s += r.second;
   return s;
 }
 

@@ -201,6 +201,55 @@ std::string diagnose_failed_step(const reformulate::TimeFrozenModel& m, const Op
          "time_freezing.normal_acceleration, or use more elements per step";
 }
 
+namespace {
+
+// PhysicalTrajectory::liftoffs and flight_phases from the contact forces per running element.
+void add_liftoffs_and_flights(PhysicalTrajectory& out) {
+  const auto& force = out.contact_force;
+  if (force.empty()) return;
+  double largest = 0.0;
+  for (const auto& f : force)
+    for (double v : f) largest = std::max(largest, std::fabs(v));
+  // Off contact the force is the complementarity residual's echo (a_n θ_aux / θ_ode ~ 1e-7).
+  const double carries = 1e-6 * std::max(1.0, largest);
+  auto on = [&](std::size_t e, std::size_t c) { return force[e][c] > carries; };
+  auto any_on = [&](std::size_t e) {
+    for (std::size_t c = 0; c < force[e].size(); ++c)
+      if (on(e, c)) return true;
+    return false;
+  };
+  auto impact_between = [&](double from, double to, std::size_t c) {
+    for (const Impact& imp : out.impacts)
+      if (imp.time >= from && imp.time <= to &&
+          std::find(imp.contacts.begin(), imp.contacts.end(), static_cast<int>(c)) != imp.contacts.end())
+        return true;
+    return false;
+  };
+  for (std::size_t e = 1; e < force.size(); ++e)
+    for (std::size_t c = 0; c < force[e].size(); ++c) {
+      if (on(e - 1, c) && !on(e, c)) out.liftoffs.push_back({out.force_time[e], static_cast<int>(c)});
+      if (!on(e - 1, c) && on(e, c) && !impact_between(out.force_time[e - 1], out.force_time[e], c))
+        out.touchdowns.push_back({out.force_time[e], static_cast<int>(c)});
+    }
+  for (std::size_t e = 0; e < force.size();) {
+    if (any_on(e)) {
+      ++e;
+      continue;
+    }
+    const std::size_t first = e;
+    while (e < force.size() && !any_on(e)) ++e;
+    const double start = out.force_time[first];
+    double end = e < force.size() ? out.force_time[e] : out.time.back();
+    // A flight ends at the impact that closes a contact (the element after a jump that ends
+    // inside it has no force entry, so the next entry may start later).
+    for (const Impact& imp : out.impacts)
+      if (imp.time > start && imp.time < end) end = imp.time;
+    if (end > start) out.flight_phases.emplace_back(start, end);
+  }
+}
+
+}  // namespace
+
 PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const Result& r,
                                     const std::vector<double>& controls) {
   NumericalTrajectory n;
@@ -494,6 +543,7 @@ PhysicalTrajectory recover_physical(const reformulate::TimeFrozenModel& m, const
     }
     e = f;
   }
+  add_liftoffs_and_flights(out);
   for (std::size_t c = 0; c < n_c; ++c)
     if (painleve_elements[c] > 0)
       out.warnings.push_back("contact " + std::to_string(c) + " slides in a Painlevé configuration in " +

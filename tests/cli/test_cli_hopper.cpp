@@ -43,6 +43,25 @@ TEST(CliHopper, TheExamplesConvergedPointIsItsSolution) {
   EXPECT_NEAR(impacts[1], 1.5, 1e-6);
   EXPECT_NEAR(impacts[2], 2.25, 1e-6);
 
+  // Lift-offs and flight phases (no contact force): each hop's flight ends at its impact; in the
+  // stance after a landing the foot also skips once (lifts off and touches down softly, measured
+  // [0.875, 1] and [1.625, 1.75]).
+  int liftoffs = 0, touchdowns = 0;
+  for (const auto& e : j["events"]) {
+    liftoffs += e["kind"] == "liftoff";
+    touchdowns += e["kind"] == "touchdown";
+  }
+  EXPECT_EQ(liftoffs, 6);
+  EXPECT_EQ(touchdowns, 2);
+  const auto flights = j["flight_phases"];
+  ASSERT_EQ(flights.size(), 6u);
+  for (double impact : impacts) {
+    bool ends_here = false;
+    for (const auto& f : flights)
+      ends_here = ends_here || (std::fabs(f[1].get<double>() - impact) < 1e-9 && f[0].get<double>() < impact - 0.2);
+    EXPECT_TRUE(ends_here) << "no flight of at least 0.2 s ends at the impact at t = " << impact;
+  }
+
   // The paper's constraints at every physical point: the foot out of the three holes (to 1e-6),
   // at most 5 mm in the ground, the terminal state q(T) = (3, 0.4, 0, 0).
   const auto& s = j["states"];

@@ -121,6 +121,13 @@ TEST(OcpTimeFreezing, DroppedBallPhysicalTimeJumpAndValidation) {
   EXPECT_LT(p.trajectory.states[i][1], -4.0);
   EXPECT_GT(p.trajectory.states[i + 1][1], p.trajectory.states[i][1] + 2.0);
   EXPECT_TRUE(std::any_of(p.trajectory.frozen.begin(), p.trajectory.frozen.end(), [](bool f) { return f; }));
+  // In flight until the landing, then resting on the floor (contact force ~ g): one flight phase
+  // [0, t_impact], no lift-off, no touchdown without an impact.
+  ASSERT_EQ(p.trajectory.flight_phases.size(), 1u);
+  EXPECT_EQ(p.trajectory.flight_phases[0].first, 0.0);
+  EXPECT_EQ(p.trajectory.flight_phases[0].second, t[i]);
+  EXPECT_TRUE(p.trajectory.liftoffs.empty());
+  EXPECT_TRUE(p.trajectory.touchdowns.empty());
 
   // Validation. The re-simulation uses the OCP's discretization (3 elements of Radau IIA per
   // step) on the same physical grid (one step per stage, stage ends on step ends), so each step

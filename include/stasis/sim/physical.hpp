@@ -13,6 +13,7 @@
 // element's end is the next physical point.
 // Used for the integrator's results and for time-frozen OCP solutions (ocp/time_frozen.hpp).
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "stasis/reformulate/time_freezing.hpp"
@@ -35,6 +36,13 @@ struct Impact {
   std::vector<int> painleve_contacts;
 };
 
+/// A contact that starts or stops carrying a normal force without a jump: a touchdown without an
+/// impact (the contact closes at zero normal velocity), or a lift-off.
+struct ContactChange {
+  double time = 0.0;
+  int contact = 0;
+};
+
 struct PhysicalTrajectory {
   std::vector<double> time;                    ///< physical time (clock); a jump = two equal entries
   std::vector<std::vector<double>> states;     ///< physical states (clock removed)
@@ -53,6 +61,16 @@ struct PhysicalTrajectory {
   /// a contact phase in a Painlevé configuration (Impact::painleve_contacts; one warning per
   /// contact sums them up): the rigid contact problem there may have several solutions or none.
   std::vector<double> painleve_sliding_time;
+  /// From contact_force (inelastic Cls; else empty): where a contact's force falls to zero
+  /// (at most 1e-6·max(1, largest force)) from one element to the next, at the later element's
+  /// start. Impacts close contacts; lift-offs open them.
+  std::vector<ContactChange> liftoffs;
+  /// Likewise where a contact's force rises from zero without an impact between the two elements:
+  /// a contact that closes without a jump.
+  std::vector<ContactChange> touchdowns;
+  /// Flight phases: the intervals [start, end] of physical time in which no contact carries a
+  /// force, from the start or a lift-off to the next impact or the end (inelastic Cls; else empty).
+  std::vector<std::pair<double, double>> flight_phases;
 };
 
 /// Before solving: a step must hold a whole jump, s_max·T_step >= T_step + τ_jump. For spring–
