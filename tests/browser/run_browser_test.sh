@@ -61,9 +61,11 @@ echo "body: $body"
 [[ "$frame" =~ ^[0-9]+$ ]] || fail "data-frame is '$frame', expected a frame index"
 [ "$frame" -gt 0 ] || fail "the animation did not advance (data-frame=$frame after 3 s of virtual time with ?autoplay)"
 
-plots=$(grep -o '<svg[^>]*class="stasis-plot"' "$work/dom.html" | wc -l)
-anim=$(grep -o '<svg[^>]*class="stasis-anim"' "$work/dom.html" | wc -l)
-frames=$(grep -o '<svg[^>]*class="stasis-frame"' "$work/dom.html" | wc -l)
+# The number of SVG plots, animations and key frames in a dumped DOM.
+count_svg() { grep -o "<svg[^>]*class=\"stasis-$1\"" "$2" | wc -l; }
+plots=$(count_svg plot "$work/dom.html")
+anim=$(count_svg anim "$work/dom.html")
+frames=$(count_svg frame "$work/dom.html")
 echo "svg plots: $plots, animation: $anim, key frames: $frames, frame index: $frame"
 [ "$plots" -ge 8 ] || fail "expected at least 8 SVG plots (states in physical and numerical time, ...), found $plots"
 [ "$anim" -eq 1 ] || fail "expected one animation <svg class=\"stasis-anim\">, found $anim"
@@ -87,13 +89,18 @@ ocp="$work/time_optimal_bounce"
 "$cli" solve "$src/examples/time_freezing/time_optimal_bounce.yaml" -o ocp.stages=5 --out "$ocp" -q \
   > "$work/cli-ocp.log" 2>&1 || { cat "$work/cli-ocp.log"; fail "stasis solve failed"; }
 [ -s "$ocp/report.html" ] || fail "stasis solve did not write $ocp/report.html"
-timeout 60 "$chrome" "${flags[@]}" --virtual-time-budget=1000 --dump-dom "file://$ocp/report.html" \
-  > "$work/dom-ocp.html" 2> "$work/chromium-dom-ocp.log" ||
-  { tail -20 "$work/chromium-dom-ocp.log"; fail "chromium --dump-dom failed on the OCP report"; }
-body=$(grep -o '<body[^>]*>' "$work/dom-ocp.html" | head -1)
-echo "OCP report body: $body"
-[ -z "$(attr data-errors)" ] || fail "script errors in the OCP report: $(attr data-errors)"
-[ "$(attr data-status)" = "ok" ] || fail "the OCP report's script did not finish (data-status=\"$(attr data-status)\")"
+# Dumps the DOM of a report (URL, virtual time in ms) to FILE and checks that its script ran to the
+# end without errors; leaves the <body> tag in $body (for attr).
+report_dom() {
+  local url=$1 file=$2 budget=$3 what=$4
+  timeout 60 "$chrome" "${flags[@]}" --virtual-time-budget="$budget" --dump-dom "$url" > "$file" 2> "$file.log" ||
+    { tail -20 "$file.log"; fail "chromium --dump-dom failed on $what"; }
+  body=$(grep -o '<body[^>]*>' "$file" | head -1)
+  echo "$what body: $body"
+  [ -z "$(attr data-errors)" ] || fail "script errors in $what: $(attr data-errors)"
+  [ "$(attr data-status)" = "ok" ] || fail "the script of $what did not finish (data-status=\"$(attr data-status)\")"
+}
+report_dom "file://$ocp/report.html" "$work/dom-ocp.html" 1000 "the OCP report"
 grep -q '<section id="validation">' "$work/dom-ocp.html" || fail "no validation section in the OCP report"
 grep -q '<table class="validation">' "$work/dom-ocp.html" || fail "no validation table in the OCP report"
 grep -q 'class="validation-verdict check-' "$work/dom-ocp.html" || fail "no validation verdict in the OCP report"
@@ -109,18 +116,12 @@ hop="$work/hopper"
 mkdir -p "$hop"
 gunzip -c "$src/docs/hopper/result.json.gz" > "$hop/result.json" || fail "cannot unpack docs/hopper/result.json.gz"
 "$cli" report "$hop" > "$work/cli-hopper.log" 2>&1 || { cat "$work/cli-hopper.log"; fail "stasis report failed on the hopper's result"; }
-timeout 60 "$chrome" "${flags[@]}" --virtual-time-budget=3000 --dump-dom "file://$hop/report.html?autoplay" \
-  > "$work/dom-hopper.html" 2> "$work/chromium-dom-hopper.log" ||
-  { tail -20 "$work/chromium-dom-hopper.log"; fail "chromium --dump-dom failed on the hopper's report"; }
-body=$(grep -o '<body[^>]*>' "$work/dom-hopper.html" | head -1)
-echo "hopper report body: $body"
-[ -z "$(attr data-errors)" ] || fail "script errors in the hopper's report: $(attr data-errors)"
-[ "$(attr data-status)" = "ok" ] || fail "the hopper's report script did not finish (data-status=\"$(attr data-status)\")"
+report_dom "file://$hop/report.html?autoplay" "$work/dom-hopper.html" 3000 "the hopper's report"
 frame=$(attr data-frame)
 [[ "$frame" =~ ^[0-9]+$ ]] && [ "$frame" -gt 0 ] || fail "the hopper's animation did not advance (data-frame=$frame)"
-plots=$(grep -o '<svg[^>]*class="stasis-plot"' "$work/dom-hopper.html" | wc -l)
-anim=$(grep -o '<svg[^>]*class="stasis-anim"' "$work/dom-hopper.html" | wc -l)
-frames=$(grep -o '<svg[^>]*class="stasis-frame"' "$work/dom-hopper.html" | wc -l)
+plots=$(count_svg plot "$work/dom-hopper.html")
+anim=$(count_svg anim "$work/dom-hopper.html")
+frames=$(count_svg frame "$work/dom-hopper.html")
 holes=$(grep -o '<ellipse class="obstacle"' "$work/dom-hopper.html" | wc -l)
 echo "hopper: svg plots $plots, animation $anim, key frames $frames, hole ellipses $holes, frame index $frame"
 [ "$plots" -ge 8 ] || fail "expected at least 8 SVG plots in the hopper's report, found $plots"

@@ -143,18 +143,19 @@ TEST(CliPushBlock, RepeatedStartFromTheShorterProblem) {
   for (const auto& s : j["solver"]["homotopy"]) homotopy_iterations += s["iterations"].get<int>();
   EXPECT_EQ(j["solver"]["nlp_iterations"].get<int>(), homotopy_iterations + init["nlp_iterations"].get<int>());
 
-  std::string bad = twice;
-  bad.replace(bad.find("shift: {x: 1}"), 13, "shift: {q: 1}");
-  std::ofstream(dir + "/bad.yaml") << bad;
-  CliRun b = run("check " + dir + "/bad.yaml");
+  // `stasis check` on a variant of the file (one text replaced): its exit code and output.
+  auto check_variant = [&](const std::string& name, const std::string& from, const std::string& to) {
+    std::string text = twice;
+    text.replace(text.find(from), from.size(), to);
+    std::ofstream(dir + "/" + name) << text;
+    return run("check " + dir + "/" + name);
+  };
+  CliRun b = check_variant("bad.yaml", "shift: {x: 1}", "shift: {q: 1}");
   EXPECT_NE(b.exit_code, 0);
   EXPECT_NE(b.output.find("bad.yaml:"), std::string::npos) << b.output;
   EXPECT_NE(b.output.find("initialization.shift: 'q' is not a state of the model"), std::string::npos) << b.output;
   // A shorter problem that is not there: both files named.
-  std::string missing = twice;
-  missing.replace(missing.find("problem: cut.yaml"), 17, "problem: gone.yaml");
-  std::ofstream(dir + "/missing.yaml") << missing;
-  CliRun m = run("check " + dir + "/missing.yaml");
+  CliRun m = check_variant("missing.yaml", "problem: cut.yaml", "problem: gone.yaml");
   EXPECT_NE(m.exit_code, 0);
   EXPECT_NE(m.output.find("missing.yaml: initialization.problem"), std::string::npos) << m.output;
   EXPECT_NE(m.output.find("cannot read problem file"), std::string::npos) << m.output;
