@@ -114,7 +114,13 @@ Result Solver::solve_repeating(Solver& cut) {
     flagged.step = step++;
     if (on_step) on_step(flagged);
   };
-  Result c = cut.solve();
+  Result c;
+  try {
+    c = cut.solve();
+  } catch (...) {
+    cut.on_step = nullptr;  // it refers to this call's counter
+    throw;
+  }
   cut.on_step = nullptr;
   // A cut that did not converge still leaves its last good point: a better start than the
   // nominal guess (its status is the initialization's).
