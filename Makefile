@@ -21,9 +21,10 @@ test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
 # The quick demo (a time-optimal car, about 1 s), then the hopping robot of seed 000 over three
-# holes (examples/hopper.yaml, about 30 min on 2 cores; its report is out/hopper/report.html).
+# holes (examples/hopper.yaml: about 25 min on 2 cores to solve and 25 to validate; its report is
+# out/hopper/report.html).
 demo: demo-quick
-	@echo "== the hopping robot over three holes (examples/hopper.yaml): about 30 min on 2 cores; make demo-quick skips it"
+	@echo "== the hopping robot over three holes (examples/hopper.yaml): about 25 min to solve and 25 to validate on 2 cores; make demo-quick skips it"
 	$(BUILD_DIR)/bin/stasis solve examples/hopper.yaml --out out/hopper
 
 demo-quick: build
