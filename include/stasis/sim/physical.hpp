@@ -62,7 +62,8 @@ struct PhysicalTrajectory {
   /// contact sums them up): the rigid contact problem there may have several solutions or none.
   std::vector<double> painleve_sliding_time;
   /// From contact_force (inelastic Cls; else empty): where a contact's force falls to zero
-  /// (at most 1e-6·max(1, largest force)) from one element to the next, at the later element's
+  /// (at most 1e-3·max(1, largest force), below which a force is solver noise) from one element
+  /// to the next, at the later element's
   /// start. Impacts close contacts; lift-offs open them.
   std::vector<ContactChange> liftoffs;
   /// Likewise where a contact's force rises from zero without an impact between the two elements:
