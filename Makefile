@@ -41,8 +41,8 @@ examples: configure
 	@for e in $(EXAMPLES); do echo "== $(BUILD_DIR)/bin/$$e"; $(BUILD_DIR)/bin/$$e || exit 1; done
 
 # docs/report-screenshot.png: the report of REPORT_EXAMPLE in headless Chromium (docs/report.md);
-# docs/hopper-report.png: the report of the hopper's result in HOPPER_RESULT (docs/hopper holds the
-# one `make demo` writes to out/hopper, gzipped: `gzip -c out/hopper/result.json >
+# docs/hopper-report.png: the report of the hopper's result in HOPPER_RESULT (docs/hopper holds a
+# result of `stasis solve examples/hopper.yaml`, gzipped (docs/hopper-experiments.md, session 35): `gzip -c out/hopper/result.json >
 # docs/hopper/result.json.gz` updates it; HOPPER_RESULT=out/hopper uses a new one directly).
 REPORT_EXAMPLE ?= examples/time_freezing/particle_friction.yaml
 HOPPER_RESULT ?= docs/hopper
