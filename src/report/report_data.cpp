@@ -482,22 +482,28 @@ View make_view(const DrawData& d) {
   return v;
 }
 
-// Key frames: start, end and the events (at most 6 of them, evenly chosen), 8 at most in all.
+// Key frames: start, end and the events, at most 8 of them: the impacts first (the jumps are what
+// a reader looks for), then the other events (lift-offs, touchdowns, switches) evenly chosen in
+// the places left; 10 at most in all.
 std::vector<KeyFrame> key_frames(const std::vector<double>& time, const std::vector<EventInfo>& events) {
   std::vector<KeyFrame> frames;
   const std::size_t n = time.size();
   if (n == 0) return frames;
-  std::vector<const EventInfo*> chosen;
-  std::vector<const EventInfo*> usable;
+  std::vector<const EventInfo*> chosen, impacts, others;
   for (const auto& e : events)
-    if (std::isfinite(e.time)) usable.push_back(&e);
-  constexpr std::size_t kMaxEvents = 6;
-  if (usable.size() <= kMaxEvents) {
-    chosen = usable;
-  } else {
-    for (std::size_t i = 0; i < kMaxEvents; ++i)
-      chosen.push_back(usable[i * (usable.size() - 1) / (kMaxEvents - 1)]);
-  }
+    if (std::isfinite(e.time)) (e.kind == "impact" ? impacts : others).push_back(&e);
+  constexpr std::size_t kMaxEvents = 8;
+  // `count` of `from`, evenly spread (first and last included).
+  auto pick = [&chosen](const std::vector<const EventInfo*>& from, std::size_t count) {
+    if (from.size() <= count) {
+      chosen.insert(chosen.end(), from.begin(), from.end());
+      return;
+    }
+    for (std::size_t i = 0; i < count; ++i)
+      chosen.push_back(from[count == 1 ? 0 : i * (from.size() - 1) / (count - 1)]);
+  };
+  pick(impacts, kMaxEvents);
+  pick(others, kMaxEvents - chosen.size());
   frames.push_back({0, time[0], "start"});
   for (const EventInfo* e : chosen) {
     const double tol = 1e-9 * (1.0 + std::fabs(e->time));

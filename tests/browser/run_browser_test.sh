@@ -111,7 +111,7 @@ grep -q '<th>frozen stages</th>' "$work/dom-ocp.html" || fail "no 'frozen stages
 # The hopper's report (examples/hopper.yaml, issue #6), rebuilt by `stasis report` from the result
 # committed in docs/hopper (what `make demo` writes to out/hopper; the solve takes half an hour):
 # no script errors, the plots, the animation with the three holes and advancing, key frames at the
-# touchdowns, the impacts marked, the validation section; then a screenshot.
+# three landings and at lift-offs, the impacts marked, the validation section; then a screenshot.
 hop="$work/hopper"
 mkdir -p "$hop"
 gunzip -c "$src/docs/hopper/result.json.gz" > "$hop/result.json" || fail "cannot unpack docs/hopper/result.json.gz"
@@ -129,6 +129,10 @@ echo "hopper: svg plots $plots, animation $anim, key frames $frames, hole ellips
 [ "$frames" -ge 4 ] || fail "expected key frames (start, three touchdowns, ...) in the hopper's report, found $frames"
 [ "$holes" -ge 3 ] || fail "expected the three holes (ellipses) in the hopper's animation and key frames, found $holes"
 grep -q 'class="event impact"' "$work/dom-hopper.html" || fail "no impact marker in the hopper's plots"
+# The filmstrip shows the three landings before the lift-offs and touchdowns (impacts first).
+landings=$(grep -o 't = [0-9.]* · impact (foot)' "$work/dom-hopper.html" | sort -u | wc -l)
+[ "$landings" -eq 3 ] || fail "expected the three landings among the hopper's key frames, found $landings"
+grep -q '· liftoff (foot)' "$work/dom-hopper.html" || fail "no lift-off among the hopper's key frames"
 grep -q '<section id="validation">' "$work/dom-hopper.html" || fail "no validation section in the hopper's report"
 timeout 60 "$chrome" "${flags[@]}" --virtual-time-budget=1500 --window-size=1200,2400 --screenshot="$work/hopper.png" \
   "file://$hop/report.html?autoplay" > "$work/chromium-shot-hopper.log" 2>&1 ||
