@@ -197,8 +197,6 @@ void time_frozen_fields(json& j, const model::Pss& pss, const TimeFreezingFile& 
     json flights = json::array();
     for (const auto& [start, end] : p.flight_phases) flights.push_back({number(start), number(end)});
     j["flight_phases"] = flights;
-  }
-  if (!p.contact_force.empty()) {
     json forces = json::array();
     for (const auto& f : p.contact_force) {
       json row = json::array();
